@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// Runs every *.test.ts under server/, client/ and test/ with Node's test runner (TypeScript through tsx).
+// Node 20's --test takes no globs, so the files are listed here. Extra arguments narrow the run:
+//   npm test -- test/openai-sdk.test.ts
+import { spawn } from 'node:child_process';
+import { readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const roots = ['server', 'client', 'test'];
+
+async function findTests(dir) {
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  const found = [];
+  for (const entry of entries) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory() && entry.name !== 'node_modules') found.push(...(await findTests(path)));
+    else if (entry.isFile() && entry.name.endsWith('.test.ts')) found.push(relative('.', path));
+  }
+  return found;
+}
+
+const requested = process.argv.slice(2);
+const files = requested.length ? requested : (await Promise.all(roots.map(findTests))).flat().sort();
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test' },
+});
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

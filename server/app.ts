@@ -1,0 +1,51 @@
+import express, { type Express } from 'express';
+import type { Logger } from 'pino';
+import type { GatewayConfig } from './config/config-schema.js';
+import type { Settings } from './config/settings.js';
+import { ModelRegistry } from './core/model-registry.js';
+import { createAuthentication } from './http/authenticate.js';
+import { createErrorHandler } from './http/error-handler.js';
+import { GatewayError } from './http/gateway-error.js';
+import { encodeModelPathSegment } from './http/model-path.js';
+import { createOpenApiValidator } from './http/openapi-validator.js';
+import { assignRequestId } from './http/request-id.js';
+import { createRequestLogger } from './http/request-logger.js';
+import { KeyAuthenticator } from './keys/key-authenticator.js';
+import { createHandlers, registerRoutes } from './routes.js';
+import type { GatewayDb } from './store/database.js';
+import { KeyStore } from './store/key-store.js';
+
+export interface AppDependencies {
+  config: GatewayConfig;
+  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'nodeEnv'>;
+  db: GatewayDb;
+  logger: Logger;
+}
+
+/**
+ * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
+ * deliberate: request ID and logging first (every response has an ID), then auth before any body is
+ * parsed, then the contract validator, the routes, and the one error handler.
+ */
+export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<Express> {
+  const registry = new ModelRegistry(config);
+  const keys = new KeyStore(db);
+  const authenticator = new KeyAuthenticator(keys);
+  const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(assignRequestId);
+  app.use(createRequestLogger(logger));
+  app.use(encodeModelPathSegment);
+  app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
+  app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(await createOpenApiValidator({ validateResponses }));
+  registerRoutes(app, createHandlers({ registry, keys, authenticator }));
+  app.use((req) => {
+    throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
+  });
+  app.use(createErrorHandler(logger));
+  return app;
+}

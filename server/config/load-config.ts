@@ -1,0 +1,43 @@
+import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { configSchema, type GatewayConfig } from './config-schema.js';
+import { defaultConfig } from './default-config.js';
+import { ConfigError, formatPath, interpolateEnv } from './interpolate-env.js';
+
+/**
+ * Reads the config file at `path` (or `./gateway.yaml` when it exists), interpolates `${ENV}` values and
+ * validates it. Throws a ConfigError whose message names the file and the offending field.
+ */
+export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
+  const file = path ?? (existsSync('gateway.yaml') ? 'gateway.yaml' : undefined);
+  if (!file) return defaultConfig;
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
+  }
+  return parseConfig(text, file, env);
+}
+
+/** Parses and validates config text; `source` names the file in error messages. */
+export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text) ?? {};
+  } catch (error) {
+    throw new ConfigError(`${source}: invalid YAML: ${(error as Error).message}`);
+  }
+  try {
+    raw = interpolateEnv(raw, env);
+  } catch (error) {
+    throw new ConfigError(`${source}: ${(error as Error).message}`);
+  }
+  const result = configSchema.safeParse(raw);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `${formatPath(issue.path) || '(root)'}: ${issue.message}`);
+    throw new ConfigError(`${source}: invalid configuration\n  ${problems.join('\n  ')}`);
+  }
+  return result.data;
+}

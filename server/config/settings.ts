@@ -1,0 +1,44 @@
+import { resolve } from 'node:path';
+
+/** Process-level settings from the environment, read once at start-up. Every limit has a number here. */
+export interface Settings {
+  port: number;
+  host: string;
+  dataDir: string;
+  configPath?: string;
+  adminKey?: string;
+  /** PostgreSQL connection string; without it the gateway uses SQLite under `dataDir`. */
+  databaseUrl?: string;
+  nodeEnv: string;
+  logLevel: string;
+  /** How long SIGTERM waits for in-flight requests before closing their sockets. */
+  drainTimeoutMs: number;
+  /** Largest accepted JSON request body. */
+  maxBodyBytes: number;
+  /** How long a client may take to send a whole request (headers and body); Node's `server.requestTimeout`. */
+  requestReceiveTimeoutMs: number;
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  return {
+    port: readInteger(env, 'PORT', 8080),
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.GATEWAY_DATA_DIR || './data'),
+    configPath: env.GATEWAY_CONFIG || undefined,
+    adminKey: env.GATEWAY_ADMIN_KEY || undefined,
+    databaseUrl: env.GATEWAY_DATABASE_URL || undefined,
+    nodeEnv: env.NODE_ENV || 'production',
+    logLevel: env.LOG_LEVEL || 'info',
+    drainTimeoutMs: readInteger(env, 'GATEWAY_DRAIN_TIMEOUT_MS', 10_000),
+    maxBodyBytes: readInteger(env, 'GATEWAY_MAX_BODY_BYTES', 32 * 1024 * 1024),
+    requestReceiveTimeoutMs: readInteger(env, 'GATEWAY_REQUEST_RECEIVE_TIMEOUT_MS', 60_000),
+  };
+}
+
+function readInteger(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const text = env[name];
+  if (text === undefined || text === '') return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got '${text}'`);
+  return value;
+}

@@ -1,0 +1,125 @@
+/**
+ * Provider-neutral token counting with the o200k_base encoding (GPT-4o and later). Other tokenizers differ
+ * by a few percent, which is close enough for estimates and exact for the built-in model, which defines
+ * its own counts with this encoding.
+ *
+ * Request counting rule, after OpenAI's cookbook ("How to count tokens with tiktoken"):
+ * - every instruction counts as one system message and every message costs 3 tokens of framing
+ *   (`<|start|>role<|message|>…<|end|>`), plus 3 tokens priming the reply (`<|start|>assistant<|message|>`);
+ * - text, reasoning text, tool-call names and arguments, and tool-result content count as their tokens;
+ * - an image counts a flat {@link IMAGE_TOKEN_ESTIMATE} (OpenAI's low-detail cost; we never fetch or
+ *   measure images); a base64 text file counts its decoded text, any other file the same flat estimate;
+ * - tool definitions and a JSON response schema count as their JSON text, since upstreams inject them
+ *   into the prompt.
+ * Redacted reasoning is opaque ciphertext whose token cost only the upstream knows; it counts as 0.
+ */
+import { Tiktoken } from 'js-tiktoken/lite';
+import o200k_base from 'js-tiktoken/ranks/o200k_base';
+import type { ContentPart, ModelRequest } from './types.js';
+
+/** Framing tokens per message (OpenAI cookbook: `tokens_per_message = 3`). */
+export const TOKENS_PER_MESSAGE = 3;
+/** Tokens that prime the assistant's reply. */
+export const REPLY_PRIMING_TOKENS = 3;
+/** Flat cost of an image or an opaque file: OpenAI's base cost for a low-detail image. */
+export const IMAGE_TOKEN_ESTIMATE = 85;
+
+let encoder: Tiktoken | undefined;
+
+/** Building the encoder decodes ~200k ranks (tens of milliseconds), so it happens on first use only. */
+function getEncoder(): Tiktoken {
+  encoder ??= new Tiktoken(o200k_base);
+  return encoder;
+}
+
+/**
+ * Encodes text to o200k_base token IDs. Special-token text such as `<|endoftext|>` is encoded as plain
+ * text, as a user could type it, instead of throwing as js-tiktoken does by default.
+ */
+export function encodeTokens(text: string): number[] {
+  return getEncoder().encode(text, [], []);
+}
+
+/** Decodes o200k_base token IDs; a cut inside a multi-byte character decodes to U+FFFD. */
+export function decodeTokens(tokens: number[]): string {
+  return getEncoder().decode(tokens);
+}
+
+/** Counts the tokens of a text, e.g. `countTextTokens('hello world') === 2`. */
+export function countTextTokens(text: string): number {
+  return text === '' ? 0 : encodeTokens(text).length;
+}
+
+/**
+ * Cuts a text to at most `maxTokens` tokens. When the cut would split a multi-byte character, one token
+ * fewer is kept, so the result is always an exact prefix of the text.
+ *
+ * @example truncateToTokens('one two three', 2) // → { text: 'one two', tokens: 2, truncated: true }
+ */
+export function truncateToTokens(
+  text: string,
+  maxTokens: number,
+): { text: string; tokens: number; truncated: boolean } {
+  const tokens = encodeTokens(text);
+  if (tokens.length <= maxTokens) return { text, tokens: tokens.length, truncated: false };
+  for (let kept = Math.max(0, Math.floor(maxTokens)); kept > 0; kept--) {
+    const prefix = decodeTokens(tokens.slice(0, kept));
+    if (text.startsWith(prefix)) return { text: prefix, tokens: kept, truncated: true };
+  }
+  return { text: '', tokens: 0, truncated: true };
+}
+
+/**
+ * Counts the prompt tokens of a request by the rule in this module's header: instructions, messages,
+ * tool definitions and response schema, plus per-message framing and reply priming.
+ */
+export function countRequestTokens(request: ModelRequest): number {
+  let total = REPLY_PRIMING_TOKENS;
+  for (const instruction of request.instructions) total += TOKENS_PER_MESSAGE + countTextTokens(instruction);
+  for (const message of request.messages) {
+    total += TOKENS_PER_MESSAGE;
+    for (const part of message.content) total += countPartTokens(part);
+  }
+  for (const tool of request.tools) {
+    const { name, description, parameters } = tool;
+    total += countTextTokens(JSON.stringify({ name, description, parameters }));
+  }
+  if (request.responseFormat.type === 'json_schema') {
+    total += countTextTokens(JSON.stringify(request.responseFormat.schema));
+  }
+  return total;
+}
+
+function countPartTokens(part: ContentPart): number {
+  switch (part.type) {
+    case 'text':
+      return countTextTokens(part.text);
+    case 'image':
+      return IMAGE_TOKEN_ESTIMATE;
+    case 'file':
+      return countFileTokens(part);
+    case 'tool_call':
+      return countTextTokens(part.name) + countTextTokens(part.arguments);
+    case 'tool_result':
+      return part.content.reduce((sum, inner) => sum + countPartTokens(inner), 0);
+    case 'reasoning':
+      return countTextTokens(part.text);
+    default:
+      return assertNever(part);
+  }
+}
+
+const TEXT_MEDIA_TYPE = /^(text\/|application\/(json|xml|yaml|x-yaml|javascript|x-ndjson)\b)/;
+
+/** Text files are sent to the model as their text, so they cost what their text costs. */
+function countFileTokens(part: Extract<ContentPart, { type: 'file' }>): number {
+  const { source } = part;
+  if (source.kind === 'base64' && TEXT_MEDIA_TYPE.test(source.mediaType)) {
+    return countTextTokens(Buffer.from(source.data, 'base64').toString('utf8'));
+  }
+  return IMAGE_TOKEN_ESTIMATE;
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unhandled content part ${JSON.stringify(value)}`);
+}

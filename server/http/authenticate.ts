@@ -1,0 +1,62 @@
+import type { Request, RequestHandler } from 'express';
+import type { KeyAuthenticator } from '../keys/key-authenticator.js';
+import { secretsEqual } from '../keys/key-secret.js';
+import { GatewayError } from './gateway-error.js';
+import { protocolFamilyForPath, type ProtocolFamily } from './protocol-family.js';
+
+/**
+ * Routes anyone may call: the health probe and temporary image URLs (their unguessable names are the
+ * credential). Everything else needs a key. A test checks this list against the spec's `security: []`.
+ */
+export function isPublicRoute(method: string, path: string): boolean {
+  if (method !== 'GET' && method !== 'HEAD') return false;
+  return path === '/healthz' || path.startsWith('/v1/images/files/');
+}
+
+/**
+ * Checks the caller's key before anything else is done for them (no body parsing, no validation detail
+ * for strangers). Admin routes take only the admin key; other routes take an API key from the headers the
+ * family's official SDK sends.
+ */
+export function createAuthentication(options: { keys: KeyAuthenticator; adminKey?: string }): RequestHandler {
+  return async (req, res, next) => {
+    if (isPublicRoute(req.method, req.path)) return next();
+    const family = protocolFamilyForPath(req.path);
+    const secret = presentedKey(req, family);
+    if (family === 'admin') {
+      if (!options.adminKey) {
+        throw new GatewayError('authentication', 'The admin API is disabled: set GATEWAY_ADMIN_KEY to enable it.');
+      }
+      if (!secret || !secretsEqual(secret, options.adminKey)) {
+        throw new GatewayError('authentication', 'Admin key required: send Authorization: Bearer <GATEWAY_ADMIN_KEY>.');
+      }
+      res.locals.admin = true;
+      return next();
+    }
+    if (!secret) throw new GatewayError('authentication', missingKeyMessage[family]);
+    const record = await options.keys.verify(secret);
+    if (!record) throw new GatewayError('authentication', 'Invalid API key: it is wrong or has been revoked.');
+    res.locals.apiKey = record;
+    next();
+  };
+}
+
+const missingKeyMessage: Record<Exclude<ProtocolFamily, 'admin'>, string> = {
+  openai: 'Missing API key: send Authorization: Bearer <key>.',
+  anthropic: 'Missing API key: send x-api-key: <key> or Authorization: Bearer <key>.',
+  gemini: 'Missing API key: send x-goog-api-key: <key>, ?key=<key> or Authorization: Bearer <key>.',
+};
+
+function presentedKey(req: Request, family: ProtocolFamily): string | undefined {
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  if (bearer) return bearer;
+  if (family === 'anthropic') return single(req.headers['x-api-key']);
+  if (family === 'gemini') {
+    return single(req.headers['x-goog-api-key']) ?? new URL(req.url, 'http://gateway').searchParams.get('key') ?? undefined;
+  }
+  return undefined;
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value || undefined;
+}

@@ -1,0 +1,32 @@
+import type { ErrorRequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { protocolFamilyForPath } from './protocol-family.js';
+import { renderErrorBody } from './render-error.js';
+import { toGatewayError } from './to-gateway-error.js';
+
+/**
+ * The one error handler: every error ends here and leaves in the shape of the route's protocol family.
+ * A stream that already started cannot change its status, so protocol handlers deal with mid-stream
+ * errors themselves; this handler only closes such a response.
+ */
+export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const gatewayError = toGatewayError(error);
+    if (gatewayError.status >= 500) {
+      logger.error({ err: gatewayError.cause ?? gatewayError, requestId: res.getHeader('x-request-id') }, gatewayError.message);
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
+    const body = renderErrorBody(protocolFamilyForPath(req.path), gatewayError);
+    try {
+      res.status(gatewayError.status).json(body);
+    } catch (validationError) {
+      // Only response validation (tests, development) throws here: fail loudly, still in JSON.
+      logger.error({ err: validationError }, 'error body does not match the contract');
+      if (!res.headersSent) res.status(500).type('application/json').send(JSON.stringify(body));
+    }
+  };
+}

@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import type { RequestHandler } from 'express';
+
+const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Gives every response an `x-request-id`: the caller's own when it sent a sane one (so traces join up
+ * across hops), otherwise a new one. The OpenAI SDK surfaces it as `_request_id`.
+ */
+export const assignRequestId: RequestHandler = (req, res, next) => {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && acceptable.test(given) ? given : `req_${randomBytes(12).toString('hex')}`;
+  res.setHeader('x-request-id', id);
+  res.locals.requestId = id;
+  next();
+};

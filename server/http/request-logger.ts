@@ -1,0 +1,28 @@
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+
+/**
+ * One log line per finished request: method, path, status, duration and the key's ID (never its secret).
+ * The query string is left out entirely because Gemini clients may put the key there (`?key=`).
+ */
+export function createRequestLogger(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = process.hrtime.bigint();
+    const path = req.path;
+    res.once('close', () => {
+      logger.info(
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          path,
+          status: res.statusCode,
+          durationMs: Number(process.hrtime.bigint() - started) / 1e6,
+          keyId: res.locals.apiKey?.id,
+          completed: res.writableFinished,
+        },
+        'request',
+      );
+    });
+    next();
+  };
+}

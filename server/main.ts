@@ -1,0 +1,57 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { createApp } from './app.js';
+import { loadConfig } from './config/load-config.js';
+import { readSettings } from './config/settings.js';
+import { createLogger } from './logging/logger.js';
+import { openDatabase } from './store/database.js';
+import { migrateToLatest } from './store/migrations.js';
+
+/** Start-up: settings, config, store, app, listen; SIGTERM/SIGINT drain in-flight requests and exit 0. */
+async function main(): Promise<void> {
+  const settings = readSettings();
+  const logger = createLogger(settings.logLevel);
+  const config = await loadConfig(settings.configPath);
+  const db = await openDatabase(settings);
+  await migrateToLatest(db);
+  const app = await createApp({ config, settings, db, logger });
+
+  const server = app.listen(settings.port, settings.host);
+  await once(server, 'listening');
+  server.requestTimeout = settings.requestReceiveTimeoutMs;
+  logger.info(
+    { host: settings.host, port: settings.port, models: config.models.map((model) => model.id), store: settings.databaseUrl ? 'postgres' : 'sqlite' },
+    'gateway listening',
+  );
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, drainTimeoutMs: settings.drainTimeoutMs }, 'shutting down: draining in-flight requests');
+    await drain(server, settings.drainTimeoutMs);
+    await db.destroy();
+    logger.info('shutdown complete');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * Stops accepting connections, lets in-flight requests finish, and after `timeoutMs` closes whatever is
+ * still open. Idle keep-alive sockets are closed at once so they do not hold the process.
+ */
+async function drain(server: Server, timeoutMs: number): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  await closed;
+  clearTimeout(timer);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

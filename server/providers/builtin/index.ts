@@ -1,0 +1,41 @@
+/**
+ * The built-in offline chat model (`type: builtin`): deterministic answers without network or keys, so a
+ * newcomer can try the gateway at once and every test has a model to talk to.
+ *
+ * It echoes the user (`You said: …`), calls the first offered tool with schema-conforming arguments,
+ * describes tool results, honours JSON response formats, stop sequences and `maxOutputTokens`, and
+ * reports exact o200k_base token usage. See plan-answer.ts for the rules.
+ */
+import { randomUUID } from 'node:crypto';
+import { countRequestTokens } from '../../core/token-counter.js';
+import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { CallContext, Provider } from '../provider.js';
+import { planAnswer } from './plan-answer.js';
+import { streamAnswer } from './stream-answer.js';
+
+/** Options for {@link createBuiltinProvider}. */
+export interface BuiltinProviderOptions {
+  /** Milliseconds between stream deltas; 0 (default) only yields to the event loop. */
+  chunkDelayMs?: number;
+}
+
+/**
+ * Creates the built-in provider. Answers depend only on the request; response IDs are random because
+ * stores key on them.
+ *
+ * @example
+ * const provider = createBuiltinProvider({ chunkDelayMs: 20 });
+ * const response = await collectStream(provider.stream(request, { upstreamModel: 'echo', signal }));
+ */
+export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Provider {
+  const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
+  return {
+    type: 'builtin',
+    async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
+      context.signal.throwIfAborted();
+      const plan = planAnswer(request);
+      const id = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
+      yield* streamAnswer(plan, { id, inputTokens: countRequestTokens(request), chunkDelayMs, signal: context.signal });
+    },
+  };
+}

@@ -1,0 +1,51 @@
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+
+/** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
+export interface Database {
+  api_keys: {
+    id: string;
+    name: string;
+    /** SHA-256 of the secret, hex. Keys are 256 random bits, so a fast hash is enough (no brute force). */
+    secret_hash: string;
+    prefix: string;
+    created_at: number;
+    revoked_at: number | null;
+  };
+}
+
+export type GatewayDb = Kysely<Database>;
+
+/**
+ * Opens the store: PostgreSQL when `databaseUrl` is given (many gateway instances share it), otherwise an
+ * embedded SQLite file under `dataDir` so a fresh machine needs nothing installed.
+ */
+export async function openDatabase(options: { dataDir: string; databaseUrl?: string }): Promise<GatewayDb> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  await mkdir(options.dataDir, { recursive: true });
+  return openSqlite(join(options.dataDir, 'gateway.sqlite'));
+}
+
+async function openSqlite(file: string): Promise<GatewayDb> {
+  const { default: SQLite } = await import('better-sqlite3');
+  const sqlite = new SQLite(file);
+  // WAL lets the key CLI write while a running server reads; busy_timeout waits instead of failing.
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+async function openPostgres(connectionString: string): Promise<GatewayDb> {
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // BIGINT columns hold Unix seconds; they fit a JS number, so parse them as one.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}

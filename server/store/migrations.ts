@@ -1,0 +1,35 @@
+import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+
+/**
+ * Schema migrations, in order. Written with Kysely's schema builder so the same migration runs on SQLite
+ * and PostgreSQL. Never edit a migration that has shipped; add a new one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_api_keys': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('id', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('name', 'varchar(200)', (column) => column.notNull())
+        .addColumn('secret_hash', 'varchar(64)', (column) => column.notNull().unique())
+        .addColumn('prefix', 'varchar(32)', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('revoked_at', 'bigint')
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('api_keys').execute();
+    },
+  },
+};
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Brings the database to the latest schema; throws with the failing migration's error. */
+export async function migrateToLatest(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
+  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error) {
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, { cause: error });
+  }
+}

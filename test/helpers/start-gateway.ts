@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { createApp } from '../../server/app.js';
+import type { GatewayConfig } from '../../server/config/config-schema.js';
+import { defaultConfig } from '../../server/config/default-config.js';
+import { createLogger } from '../../server/logging/logger.js';
+import { KeyStore } from '../../server/store/key-store.js';
+import { openDatabase } from '../../server/store/database.js';
+import { migrateToLatest } from '../../server/store/migrations.js';
+
+export interface TestGateway {
+  /** `http://127.0.0.1:<port>` (no `/v1`). */
+  origin: string;
+  adminKey: string;
+  /** A fresh API key created through the store. */
+  apiKey: string;
+  /** Every log line the gateway wrote, for tests that check what is (not) logged. */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real gateway on 127.0.0.1 with a random port, its own SQLite file and captured logs, in test mode
+ * (so every JSON response is validated against the contract).
+ */
+export async function startGateway(options: { config?: GatewayConfig; databaseUrl?: string } = {}): Promise<TestGateway> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      logs.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const adminKey = `admin-${Math.random().toString(36).slice(2)}`;
+  const db = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
+  await migrateToLatest(db);
+  const { secret } = await new KeyStore(db).create('test');
+  const app = await createApp({
+    config: options.config ?? testConfig,
+    settings: { adminKey, maxBodyBytes: 1024 * 1024, nodeEnv: 'test' },
+    db,
+    logger: createLogger('info', sink),
+  });
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    adminKey,
+    apiKey: secret,
+    logs,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await db.destroy();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The default built-in model without chunk delays, so tests run fast. */
+export const testConfig: GatewayConfig = {
+  ...defaultConfig,
+  providers: defaultConfig.providers.map((provider) => ({ ...provider, chunk_delay_ms: 0 })),
+};
