@@ -82,6 +82,293 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a model response
+         * @description OpenAI Responses. With `stream: true` the answer is a `text/event-stream` of typed events, each sent
+         *     as `event: <type>` plus `data: <json>` with an increasing `sequence_number`; the stream ends after
+         *     `response.completed`, `response.incomplete` or `response.failed`, with no `[DONE]`. Errors found
+         *     before the stream starts are returned as non-2xx JSON, because the SDK ignores a 200 JSON body on a
+         *     stream request.
+         */
+        post: operations["createResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The response's `id`, as returned when it was created.
+                 * @example resp_0a1b2c3d4e5f60718293a4b5c6d7e8f9
+                 */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a stored response
+         * @description A response created with `store` true (the default). Responses created by other keys are reported as not found.
+         */
+        get: operations["getResponse"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a stored response
+         * @description Deletes the response and its input items; it can no longer be used as `previous_response_id`.
+         */
+        delete: operations["deleteResponse"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/responses/{response_id}/input_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a stored response's input items
+         * @description The items that made up the response's input, paginated with item IDs as cursors.
+         */
+        get: operations["listResponseInputItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/generations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate images
+         * @description Generates images from a prompt. `url` results point at this gateway's `GET /v1/images/files/{file}`,
+         *     a temporary link that needs no key, so that clients can fetch them like OpenAI's signed URLs.
+         */
+        post: operations["createImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/edits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Edit images
+         * @description Edits or extends images from a prompt. Multipart: the SDK sends one file as `image` and several (or
+         *     an array of one) as repeated `image[]`; at least one of the two is needed. Scalars arrive as strings.
+         */
+        post: operations["createImageEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/images/files/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a generated image
+         * @description Serves an image produced with `response_format: url`. Needs no key, like a signed URL: the name is
+         *     unguessable, and the file is gone (404) once it expires.
+         */
+        get: operations["getImageFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a message
+         * @description Anthropic Messages. With `stream: true` the answer is a `text/event-stream` in which every frame has
+         *     an `event:` line (the SDK drops frames without one): `message_start`, then per block
+         *     `content_block_start`, `content_block_delta`…, `content_block_stop`, then `message_delta` (stop reason
+         *     and cumulative usage) and `message_stop`; `ping` may come at any point. A failure after the stream
+         *     has started is sent as `event: error` with the error body.
+         */
+        post: operations["createMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/count_tokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count message tokens
+         * @description Counts the input tokens that `POST /v1/messages` would bill for the same model, messages, system prompt
+         *     and tools. Counts for models served by non-Anthropic upstreams are estimates.
+         */
+        post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate content
+         * @description Gemini generateContent. The SDK puts the bare model ID after `models/`; IDs containing `/` may be
+         *     sent literally or percent-encoded.
+         */
+        post: operations["generateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream generated content
+         * @description Streaming generateContent. With `alt=sse` (what the SDK sends) the body is `data: <json>` frames only:
+         *     no `event:` lines and no `[DONE]`, each frame a full `GeminiGenerateContentResponse` holding the next
+         *     delta, `finishReason` and final `usageMetadata` on the last. Without `alt` the chunks come as one JSON
+         *     array.
+         */
+        post: operations["streamGenerateContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens
+         * @description Counts the tokens of `contents`, or of a whole `generateContentRequest` (system instruction and tools
+         *     included). Counts for models served by non-Gemini upstreams are estimates.
+         */
+        post: operations["countTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List models (Gemini shape)
+         * @description The models this key may use, named `models/<id>`, in the Gemini list shape.
+         */
+        get: operations["listGeminiModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models/{model}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a model (Gemini shape)
+         * @description One model by ID, in the Gemini shape. The SDK sends the bare ID after `models/`.
+         */
+        get: operations["getGeminiModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/v1/keys": {
         parameters: {
             query?: never;
@@ -402,6 +689,1141 @@ export type components = {
             /** @description Null on every chunk but the final one when `stream_options.include_usage` is set. */
             usage?: components["schemas"]["ChatUsage"] | null;
         };
+        /**
+         * @description OpenAI Responses request. Fields the gateway does not know are accepted and ignored, as new SDK
+         *     versions add them before every upstream supports them.
+         */
+        ResponsesCreateRequest: {
+            /** @description A model ID from `GET /v1/models`. */
+            model: string;
+            /** @description A user message as a string, or the conversation as a list of input items. */
+            input?: string | components["schemas"]["ResponsesInputItem"][];
+            /** @description A system (developer) message placed before `input`; not carried over by `previous_response_id`. */
+            instructions?: string | null;
+            tools?: components["schemas"]["ResponsesFunctionTool"][];
+            tool_choice?: components["schemas"]["ResponsesToolChoice"];
+            parallel_tool_calls?: boolean | null;
+            /** @description Continue a stored response; its input and output come before this `input`. */
+            previous_response_id?: string | null;
+            /** @description Keep the response for `GET`, `input_items` and `previous_response_id`. Defaults to true. */
+            store?: boolean | null;
+            stream?: boolean | null;
+            stream_options?: {
+                include_obfuscation?: boolean;
+            } | null;
+            /** @description Includes reasoning tokens. */
+            max_output_tokens?: number | null;
+            temperature?: number | null;
+            top_p?: number | null;
+            reasoning?: components["schemas"]["ResponsesReasoningConfig"];
+            text?: components["schemas"]["ResponsesTextConfig"];
+            /** @description Up to 16 string pairs, returned with the response. */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            /** @description Extra output to include, e.g. `reasoning.encrypted_content` (needed to replay reasoning with `store` false). */
+            include?: string[] | null;
+            /** @enum {string|null} */
+            truncation?: "auto" | "disabled" | null;
+            /** @description An end-user identifier, for abuse monitoring. */
+            user?: string;
+            /** @description The successor of `user` at OpenAI. */
+            safety_identifier?: string | null;
+        };
+        /**
+         * @description One input item. A message needs `role` and `content` (its `type` may be left out); other items are
+         *     told apart by `type`. Items copied from an earlier `output` are accepted as they are.
+         */
+        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesReasoning"] | components["schemas"]["ResponsesItemReference"];
+        /** @description A message. `system` and `developer` both act as instructions; assistant messages echo earlier output. */
+        ResponsesInputMessage: {
+            /** @enum {string} */
+            type?: "message";
+            /** @description Present when an earlier output message is sent back. */
+            id?: string;
+            /** @enum {string} */
+            role: "user" | "assistant" | "system" | "developer";
+            content: string | components["schemas"]["ResponsesInputContent"][];
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /** @description A content part of an input message; `output_text` and `refusal` appear in echoed assistant messages. */
+        ResponsesInputContent: components["schemas"]["ResponsesInputText"] | components["schemas"]["ResponsesInputImage"] | components["schemas"]["ResponsesInputFile"] | components["schemas"]["ResponsesOutputText"] | components["schemas"]["ResponsesRefusal"];
+        ResponsesInputText: {
+            /** @enum {string} */
+            type: "input_text";
+            text: string;
+        };
+        ResponsesInputImage: {
+            /** @enum {string} */
+            type: "input_image";
+            /** @description An https URL or a `data:` URL. */
+            image_url?: string | null;
+            file_id?: string | null;
+            /** @enum {string} */
+            detail?: "auto" | "low" | "high";
+        };
+        ResponsesInputFile: {
+            /** @enum {string} */
+            type: "input_file";
+            /** @description The file as a `data:` URL (for example a base64 PDF). */
+            file_data?: string;
+            file_id?: string | null;
+            file_url?: string;
+            filename?: string;
+        };
+        /** @description Refers to an item of a stored response by its ID. */
+        ResponsesItemReference: {
+            /** @enum {string|null} */
+            type?: "item_reference" | null;
+            id: string;
+        };
+        /** @description The result of a `function_call`, matched by `call_id`. */
+        ResponsesFunctionCallOutput: {
+            /** @enum {string} */
+            type: "function_call_output";
+            id?: string | null;
+            call_id: string;
+            /** @description Usually a string (often JSON); content parts carry images or files. */
+            output: string | components["schemas"]["ResponsesInputContent"][];
+            /** @enum {string|null} */
+            status?: "in_progress" | "completed" | "incomplete" | null;
+        };
+        /** @description A function tool. Unlike Chat Completions the definition is flat, with no `function` wrapper. */
+        ResponsesFunctionTool: {
+            /** @enum {string} */
+            type: "function";
+            name: string;
+            description?: string | null;
+            /** @description A JSON Schema object. */
+            parameters?: {
+                [key: string]: unknown;
+            } | null;
+            strict?: boolean | null;
+        };
+        /** @description `auto` (the default), `none`, `required`, or one named function. */
+        ResponsesToolChoice: ("none" | "auto" | "required") | {
+            /** @enum {string} */
+            type: "function";
+            name: string;
+        };
+        /** @description Options for reasoning models; other models ignore them. */
+        ResponsesReasoningConfig: {
+            /** @enum {string|null} */
+            effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            /**
+             * @description Ask for a reasoning summary in `reasoning` output items.
+             * @enum {string|null}
+             */
+            summary?: "auto" | "concise" | "detailed" | null;
+            /**
+             * @description Deprecated name of `summary`.
+             * @enum {string|null}
+             */
+            generate_summary?: "auto" | "concise" | "detailed" | null;
+        } | null;
+        ResponsesTextConfig: {
+            format?: components["schemas"]["ResponsesTextFormat"];
+            /** @enum {string|null} */
+            verbosity?: "low" | "medium" | "high" | null;
+        };
+        /**
+         * @description The output format. `json_schema` is flat here (`name`, `schema`, `strict` beside `type`), unlike the
+         *     nested `json_schema` object of Chat Completions.
+         */
+        ResponsesTextFormat: {
+            /** @enum {string} */
+            type: "text";
+        } | {
+            /** @enum {string} */
+            type: "json_object";
+        } | {
+            /** @enum {string} */
+            type: "json_schema";
+            name: string;
+            description?: string | null;
+            /** @description A JSON Schema object. */
+            schema: {
+                [key: string]: unknown;
+            };
+            strict?: boolean | null;
+        };
+        /**
+         * @description A model response; also the `response` snapshot in lifecycle stream events. The SDK's final snapshot is
+         *     the one in `response.completed`, so its `output` must hold every item.
+         */
+        ResponsesResponse: {
+            /** @description `resp_…` */
+            id: string;
+            /** @enum {string} */
+            object: "response";
+            /** @description Unix seconds. */
+            created_at: number;
+            /** @description Unix seconds. */
+            completed_at?: number | null;
+            /** @enum {string} */
+            status: "completed" | "failed" | "in_progress" | "cancelled" | "queued" | "incomplete";
+            model: string;
+            output: components["schemas"]["ResponsesOutputItem"][];
+            /** @description Set when `status` is `failed`. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description Set when `status` is `incomplete`. */
+            incomplete_details: {
+                /** @enum {string} */
+                reason?: "max_output_tokens" | "content_filter";
+            } | null;
+            /** @description The request's `instructions`. */
+            instructions?: (string | null) | components["schemas"]["ResponsesInputItem"][];
+            previous_response_id?: string | null;
+            store?: boolean;
+            background?: boolean | null;
+            max_output_tokens?: number | null;
+            parallel_tool_calls?: boolean;
+            temperature?: number | null;
+            top_p?: number | null;
+            text?: components["schemas"]["ResponsesTextConfig"];
+            reasoning?: components["schemas"]["ResponsesReasoningConfig"];
+            tools?: components["schemas"]["ResponsesFunctionTool"][];
+            tool_choice?: components["schemas"]["ResponsesToolChoice"];
+            /** @enum {string|null} */
+            truncation?: "auto" | "disabled" | null;
+            usage?: components["schemas"]["ResponsesUsage"];
+            user?: string | null;
+            metadata?: {
+                [key: string]: string;
+            } | null;
+            service_tier?: string | null;
+        };
+        /** @description One output item, told apart by `type`. */
+        ResponsesOutputItem: components["schemas"]["ResponsesOutputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesReasoning"];
+        /** @description An assistant message. `content` is empty in `response.output_item.added`. */
+        ResponsesOutputMessage: {
+            /** @description `msg_…` */
+            id: string;
+            /** @enum {string} */
+            type: "message";
+            /** @enum {string} */
+            role: "assistant";
+            /** @enum {string} */
+            status: "in_progress" | "completed" | "incomplete";
+            content: components["schemas"]["ResponsesOutputContent"][];
+        };
+        ResponsesOutputContent: components["schemas"]["ResponsesOutputText"] | components["schemas"]["ResponsesRefusal"];
+        ResponsesOutputText: {
+            /** @enum {string} */
+            type: "output_text";
+            text: string;
+            /** @description Always present (possibly empty) in output; may be left out when a message is sent back. */
+            annotations?: {
+                [key: string]: unknown;
+            }[];
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ResponsesRefusal: {
+            /** @enum {string} */
+            type: "refusal";
+            refusal: string;
+        };
+        /** @description A call the model asks the client to run; answer it with a `function_call_output` of the same `call_id`. */
+        ResponsesFunctionCall: {
+            /** @enum {string} */
+            type: "function_call";
+            /** @description `fc_…`; always set on output items. */
+            id?: string;
+            call_id: string;
+            name: string;
+            /** @description The arguments as a JSON string (empty in `response.output_item.added`). */
+            arguments: string;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /**
+         * @description Reasoning by a reasoning model: an optional summary, and `encrypted_content` when asked for with
+         *     `include`, which lets the reasoning be sent back while `store` is false.
+         */
+        ResponsesReasoning: {
+            /** @enum {string} */
+            type: "reasoning";
+            /** @description `rs_…` */
+            id?: string;
+            summary: components["schemas"]["ResponsesSummaryText"][];
+            content?: {
+                /** @enum {string} */
+                type: "reasoning_text";
+                text: string;
+            }[];
+            encrypted_content?: string | null;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        ResponsesSummaryText: {
+            /** @enum {string} */
+            type: "summary_text";
+            text: string;
+        };
+        /** @description Token usage; null until the response finishes. */
+        ResponsesUsage: {
+            /** @description Includes cached tokens. */
+            input_tokens: number;
+            input_tokens_details: {
+                cached_tokens: number;
+            };
+            /** @description Includes reasoning tokens. */
+            output_tokens: number;
+            output_tokens_details: {
+                reasoning_tokens: number;
+            };
+            total_tokens: number;
+        } | null;
+        ResponsesDeletion: {
+            id: string;
+            /** @enum {string} */
+            object: "response";
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        ResponsesInputItemList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ResponsesInputItem"][];
+            /** @description The first item's ID; null when `data` is empty. */
+            first_id: string | null;
+            /** @description The last item's ID, to pass as `after` for the next page; null when `data` is empty. */
+            last_id: string | null;
+            has_more: boolean;
+        };
+        /**
+         * @description The JSON of one `data:` frame of a Responses stream; the frame's `event:` line repeats `type`. Every
+         *     event has a `sequence_number` counting from 0. Order: `response.created`, `response.in_progress`, then
+         *     per output item `response.output_item.added`, its part/text/argument events and
+         *     `response.output_item.done`, and last `response.completed`, `response.incomplete` or `response.failed`.
+         *     For validating streams in tests; the HTTP schema of a stream is a string.
+         */
+        ResponsesStreamEvent: components["schemas"]["ResponsesLifecycleEvent"] | components["schemas"]["ResponsesOutputItemEvent"] | components["schemas"]["ResponsesContentPartEvent"] | components["schemas"]["ResponsesOutputTextDeltaEvent"] | components["schemas"]["ResponsesOutputTextDoneEvent"] | components["schemas"]["ResponsesRefusalDeltaEvent"] | components["schemas"]["ResponsesRefusalDoneEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponsesReasoningSummaryPartEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDeltaEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDoneEvent"] | components["schemas"]["ResponsesReasoningTextDeltaEvent"] | components["schemas"]["ResponsesReasoningTextDoneEvent"] | components["schemas"]["ResponsesErrorEvent"];
+        /**
+         * @description A snapshot of the whole response. The terminal events (`completed`, `incomplete`, `failed`) carry the
+         *     final `output` and `usage`; `response.failed` also sets `response.error`.
+         */
+        ResponsesLifecycleEvent: {
+            /** @enum {string} */
+            type: "response.created" | "response.queued" | "response.in_progress" | "response.completed" | "response.incomplete" | "response.failed";
+            sequence_number: number;
+            response: components["schemas"]["ResponsesResponse"];
+        };
+        /** @description An output item starts (`added`, with empty `content` or `arguments`) or is complete (`done`). */
+        ResponsesOutputItemEvent: {
+            /** @enum {string} */
+            type: "response.output_item.added" | "response.output_item.done";
+            sequence_number: number;
+            output_index: number;
+            item: components["schemas"]["ResponsesOutputItem"];
+        };
+        /** @description A content part of a message starts (empty text) or is complete. */
+        ResponsesContentPartEvent: {
+            /** @enum {string} */
+            type: "response.content_part.added" | "response.content_part.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            part: components["schemas"]["ResponsesOutputContent"];
+        };
+        ResponsesOutputTextDeltaEvent: {
+            /** @enum {string} */
+            type: "response.output_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            delta: string;
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
+            /** @description Random padding that hides the delta's length; safe to ignore. */
+            obfuscation?: string;
+        };
+        ResponsesOutputTextDoneEvent: {
+            /** @enum {string} */
+            type: "response.output_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            /** @description The whole text of the part. */
+            text: string;
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
+        };
+        ResponsesRefusalDeltaEvent: {
+            /** @enum {string} */
+            type: "response.refusal.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            delta: string;
+        };
+        ResponsesRefusalDoneEvent: {
+            /** @enum {string} */
+            type: "response.refusal.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            refusal: string;
+        };
+        ResponsesFunctionCallArgumentsDeltaEvent: {
+            /** @enum {string} */
+            type: "response.function_call_arguments.delta";
+            sequence_number: number;
+            /** @description The `fc_…` ID of the call (not its `call_id`). */
+            item_id: string;
+            output_index: number;
+            delta: string;
+            obfuscation?: string;
+        };
+        ResponsesFunctionCallArgumentsDoneEvent: {
+            /** @enum {string} */
+            type: "response.function_call_arguments.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            name?: string;
+            /** @description The whole arguments JSON string. */
+            arguments: string;
+        };
+        ResponsesReasoningSummaryPartEvent: {
+            /** @enum {string} */
+            type: "response.reasoning_summary_part.added" | "response.reasoning_summary_part.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            part: components["schemas"]["ResponsesSummaryText"];
+        };
+        ResponsesReasoningSummaryTextDeltaEvent: {
+            /** @enum {string} */
+            type: "response.reasoning_summary_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            delta: string;
+            obfuscation?: string;
+        };
+        ResponsesReasoningSummaryTextDoneEvent: {
+            /** @enum {string} */
+            type: "response.reasoning_summary_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            summary_index: number;
+            text: string;
+        };
+        /** @description Raw reasoning text (`reasoning.content`), from models that expose it. */
+        ResponsesReasoningTextDeltaEvent: {
+            /** @enum {string} */
+            type: "response.reasoning_text.delta";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            delta: string;
+        };
+        ResponsesReasoningTextDoneEvent: {
+            /** @enum {string} */
+            type: "response.reasoning_text.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            content_index: number;
+            text: string;
+        };
+        /**
+         * @description A failure after the stream started; `response.failed` follows. OpenAI nests the details in `error`;
+         *     the flat `code`, `message` and `param` are there for clients that read those.
+         */
+        ResponsesErrorEvent: {
+            /** @enum {string} */
+            type: "error";
+            sequence_number: number;
+            code?: string | null;
+            message?: string;
+            param?: string | null;
+            error?: {
+                type?: string;
+                code?: string | null;
+                message: string;
+                param?: string | null;
+            };
+        };
+        /** @description Image generation request. Fields the gateway does not know are accepted and ignored. */
+        ImagesCreateRequest: {
+            prompt: string;
+            /** @description A model ID from `GET /v1/models` with the `image_generation` capability. */
+            model?: string;
+            n?: number | null;
+            /** @description `WIDTHxHEIGHT` (e.g. `1024x1024`) or `auto`; which sizes work depends on the model. */
+            size?: string | null;
+            /** @enum {string|null} */
+            quality?: "auto" | "low" | "medium" | "high" | "standard" | "hd" | null;
+            /**
+             * @description `url` links to `GET /v1/images/files/{file}`.
+             * @enum {string|null}
+             */
+            response_format?: "url" | "b64_json" | null;
+            /** @enum {string|null} */
+            output_format?: "png" | "jpeg" | "webp" | null;
+            output_compression?: number | null;
+            /** @enum {string|null} */
+            background?: "transparent" | "opaque" | "auto" | null;
+            /** @enum {string|null} */
+            moderation?: "low" | "auto" | null;
+            /** @enum {string|null} */
+            style?: "vivid" | "natural" | null;
+            user?: string;
+        };
+        /**
+         * @description Image edit request (multipart/form-data). Send one image as `image` or several as repeated `image[]`.
+         *     Multipart scalars are strings, so numbers are typed as digit strings.
+         */
+        ImagesEditRequest: {
+            /**
+             * Format: binary
+             * @description One source image (PNG, JPEG or WebP).
+             */
+            image?: string;
+            /** @description Several source images. One `image[]` part alone arrives as a single file. */
+            "image[]"?: string[] | string;
+            /**
+             * Format: binary
+             * @description A PNG whose transparent pixels mark where to edit the first image.
+             */
+            mask?: string;
+            prompt: string;
+            /** @description A model ID from `GET /v1/models` with the `image_edit` capability. */
+            model?: string;
+            /** @description Number of images, 1 to 10, as a string. */
+            n?: string;
+            size?: string;
+            /** @enum {string} */
+            quality?: "auto" | "low" | "medium" | "high" | "standard";
+            /** @enum {string} */
+            response_format?: "url" | "b64_json";
+            /** @enum {string} */
+            output_format?: "png" | "jpeg" | "webp";
+            /** @description 0 to 100, as a string. */
+            output_compression?: string;
+            /** @enum {string} */
+            background?: "transparent" | "opaque" | "auto";
+            /** @enum {string} */
+            input_fidelity?: "high" | "low";
+            user?: string;
+        };
+        /** @description Generated or edited images; each item has `url` or `b64_json`, per `response_format`. */
+        ImagesResponse: {
+            /** @description Unix seconds. */
+            created: number;
+            data: components["schemas"]["ImagesImage"][];
+            /** @enum {string} */
+            background?: "transparent" | "opaque";
+            /** @enum {string} */
+            output_format?: "png" | "jpeg" | "webp";
+            quality?: string;
+            size?: string;
+            usage?: components["schemas"]["ImagesUsage"];
+        };
+        ImagesImage: {
+            /** @description The image, base64-encoded. */
+            b64_json?: string;
+            /** @description A temporary link; on this gateway it needs no key. */
+            url?: string;
+            /** @description The prompt the model actually used, when it rewrote it. */
+            revised_prompt?: string;
+        };
+        /** @description Token usage, for token-priced image models only. */
+        ImagesUsage: {
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            input_tokens_details?: {
+                text_tokens?: number;
+                image_tokens?: number;
+            };
+        };
+        /**
+         * @description Anthropic Messages request. Fields the gateway does not know are accepted and ignored, as new SDK
+         *     versions and betas add them before every upstream supports them.
+         */
+        AnthropicCreateMessageRequest: {
+            /** @description A model ID from `GET /v1/models`. */
+            model: string;
+            /** @description Includes thinking tokens. */
+            max_tokens: number;
+            messages: components["schemas"]["AnthropicInputMessage"][];
+            system?: components["schemas"]["AnthropicSystemPrompt"];
+            stop_sequences?: string[];
+            stream?: boolean;
+            temperature?: number;
+            top_p?: number;
+            top_k?: number;
+            tools?: components["schemas"]["AnthropicTool"][];
+            tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            metadata?: {
+                /** @description An opaque end-user identifier, for abuse monitoring. */
+                user_id?: string | null;
+            };
+            /** @enum {string} */
+            service_tier?: "auto" | "standard_only";
+        };
+        /** @description The token-relevant part of a Messages request. Fields the gateway does not know are accepted and ignored. */
+        AnthropicCountTokensRequest: {
+            model: string;
+            messages: components["schemas"]["AnthropicInputMessage"][];
+            system?: components["schemas"]["AnthropicSystemPrompt"];
+            tools?: components["schemas"]["AnthropicTool"][];
+            tool_choice?: components["schemas"]["AnthropicToolChoice"];
+            thinking?: components["schemas"]["AnthropicThinkingConfig"];
+        };
+        /** @description The system prompt, as a string or as text blocks (blocks can carry `cache_control`). */
+        AnthropicSystemPrompt: string | components["schemas"]["AnthropicTextBlockParam"][];
+        /** @description One turn. Tool results go in a `user` message, right after the assistant's `tool_use`. */
+        AnthropicInputMessage: {
+            /** @enum {string} */
+            role: "user" | "assistant";
+            content: string | components["schemas"]["AnthropicContentBlockParam"][];
+        };
+        /** @description A content block of an input message, told apart by `type`. */
+        AnthropicContentBlockParam: components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"] | components["schemas"]["AnthropicToolUseBlockParam"] | components["schemas"]["AnthropicToolResultBlockParam"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"];
+        /** @description Marks a prompt-caching breakpoint; upstreams without prompt caching ignore it. */
+        AnthropicCacheControl: {
+            /** @enum {string} */
+            type: "ephemeral";
+            /** @enum {string} */
+            ttl?: "5m" | "1h";
+        } | null;
+        AnthropicTextBlockParam: {
+            /** @enum {string} */
+            type: "text";
+            text: string;
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+            citations?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        AnthropicImageBlockParam: {
+            /** @enum {string} */
+            type: "image";
+            source: {
+                /** @enum {string} */
+                type: "base64";
+                /** @enum {string} */
+                media_type: "image/jpeg" | "image/png" | "image/gif" | "image/webp";
+                /** @description Base64 without a `data:` prefix. */
+                data: string;
+            } | {
+                /** @enum {string} */
+                type: "url";
+                url: string;
+            } | {
+                /** @enum {string} */
+                type: "file";
+                file_id: string;
+            };
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+        };
+        /** @description A document (PDF or plain text) given to the model as context. */
+        AnthropicDocumentBlockParam: {
+            /** @enum {string} */
+            type: "document";
+            source: {
+                /** @enum {string} */
+                type: "base64";
+                /** @enum {string} */
+                media_type: "application/pdf";
+                data: string;
+            } | {
+                /** @enum {string} */
+                type: "text";
+                /** @enum {string} */
+                media_type: "text/plain";
+                data: string;
+            } | {
+                /** @enum {string} */
+                type: "url";
+                url: string;
+            } | {
+                /** @enum {string} */
+                type: "content";
+                content: string | {
+                    [key: string]: unknown;
+                }[];
+            } | {
+                /** @enum {string} */
+                type: "file";
+                file_id: string;
+            };
+            title?: string | null;
+            context?: string | null;
+            citations?: {
+                enabled?: boolean;
+            } | null;
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+        };
+        /** @description An earlier tool call by the assistant, sent back in the conversation. */
+        AnthropicToolUseBlockParam: {
+            /** @enum {string} */
+            type: "tool_use";
+            id: string;
+            name: string;
+            input: {
+                [key: string]: unknown;
+            };
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+        };
+        /** @description The result of the `tool_use` with id `tool_use_id`. */
+        AnthropicToolResultBlockParam: {
+            /** @enum {string} */
+            type: "tool_result";
+            tool_use_id: string;
+            content?: string | (components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"])[];
+            is_error?: boolean;
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+        };
+        /**
+         * @description A client tool, run by the caller. Server tools (web search, code execution) have no `input_schema`
+         *     and are not accepted.
+         */
+        AnthropicTool: {
+            /** @enum {string|null} */
+            type?: "custom" | null;
+            name: string;
+            description?: string;
+            /** @description A JSON Schema whose top-level `type` is `object`. */
+            input_schema: {
+                [key: string]: unknown;
+            };
+            cache_control?: components["schemas"]["AnthropicCacheControl"];
+        };
+        AnthropicToolChoice: {
+            /**
+             * @description `any` forces some tool; `tool` forces the one in `name`.
+             * @enum {string}
+             */
+            type: "auto" | "any" | "tool" | "none";
+            /** @description Required when `type` is `tool`. */
+            name?: string;
+            disable_parallel_tool_use?: boolean;
+        };
+        /** @description Extended thinking. `budget_tokens` counts toward `max_tokens` and must be less than it. */
+        AnthropicThinkingConfig: {
+            /** @enum {string} */
+            type: "enabled";
+            budget_tokens: number;
+        } | {
+            /** @enum {string} */
+            type: "disabled";
+        };
+        /**
+         * @description A message. In the `message_start` event it has empty `content`, a null `stop_reason` and the input
+         *     `usage`.
+         */
+        AnthropicMessage: {
+            /** @description `msg_…` */
+            id: string;
+            /** @enum {string} */
+            type: "message";
+            /** @enum {string} */
+            role: "assistant";
+            content: components["schemas"]["AnthropicContentBlock"][];
+            model: string;
+            stop_reason: components["schemas"]["AnthropicStopReason"];
+            /** @description The stop sequence that ended the message, when `stop_reason` is `stop_sequence`. */
+            stop_sequence?: string | null;
+            usage: components["schemas"]["AnthropicUsage"];
+            context_management?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        /** @enum {string|null} */
+        AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded" | null;
+        /** @description A content block of a response, told apart by `type`. */
+        AnthropicContentBlock: components["schemas"]["AnthropicTextBlock"] | components["schemas"]["AnthropicToolUseBlock"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"];
+        AnthropicTextBlock: {
+            /** @enum {string} */
+            type: "text";
+            /** @description Empty in `content_block_start`. */
+            text: string;
+            citations?: {
+                [key: string]: unknown;
+            }[] | null;
+        };
+        AnthropicToolUseBlock: {
+            /** @enum {string} */
+            type: "tool_use";
+            /** @description `toolu_…` */
+            id: string;
+            name: string;
+            /** @description The arguments; `{}` in `content_block_start`, then streamed as `input_json_delta`. */
+            input: {
+                [key: string]: unknown;
+            };
+        };
+        /**
+         * @description Thinking text with its signature. Send it back unchanged (signature included) in later turns; the
+         *     `thinking` and `signature` are empty in `content_block_start`.
+         */
+        AnthropicThinkingBlock: {
+            /** @enum {string} */
+            type: "thinking";
+            thinking: string;
+            signature: string;
+        };
+        /** @description Encrypted thinking; send it back unchanged. */
+        AnthropicRedactedThinkingBlock: {
+            /** @enum {string} */
+            type: "redacted_thinking";
+            data: string;
+        };
+        AnthropicUsage: {
+            /** @description Input tokens not read from or written to the cache. */
+            input_tokens: number;
+            output_tokens: number;
+            cache_creation_input_tokens?: number | null;
+            cache_read_input_tokens?: number | null;
+            cache_creation?: {
+                ephemeral_5m_input_tokens?: number;
+                ephemeral_1h_input_tokens?: number;
+            } | null;
+            server_tool_use?: {
+                [key: string]: unknown;
+            } | null;
+            /** @enum {string|null} */
+            service_tier?: "standard" | "priority" | "batch" | null;
+            inference_geo?: string | null;
+        };
+        /** @description Cumulative usage at the end of the stream; the SDK replaces its counts with these. */
+        AnthropicMessageDeltaUsage: {
+            output_tokens: number;
+            input_tokens?: number | null;
+            cache_creation_input_tokens?: number | null;
+            cache_read_input_tokens?: number | null;
+            server_tool_use?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AnthropicCountTokensResponse: {
+            input_tokens: number;
+        };
+        /**
+         * @description The JSON of one `data:` frame of a Messages stream; the frame's `event:` line repeats `type`.
+         *     `message_start` comes first and `message_stop` last; a mid-stream failure is an `error` event with
+         *     the Anthropic error body. For validating streams in tests; the HTTP schema of a stream is a string.
+         */
+        AnthropicStreamEvent: components["schemas"]["AnthropicMessageStartEvent"] | components["schemas"]["AnthropicContentBlockStartEvent"] | components["schemas"]["AnthropicContentBlockDeltaEvent"] | components["schemas"]["AnthropicContentBlockStopEvent"] | components["schemas"]["AnthropicMessageDeltaEvent"] | components["schemas"]["AnthropicMessageStopEvent"] | components["schemas"]["AnthropicPingEvent"] | components["schemas"]["AnthropicError"];
+        AnthropicMessageStartEvent: {
+            /** @enum {string} */
+            type: "message_start";
+            message: components["schemas"]["AnthropicMessage"];
+        };
+        AnthropicContentBlockStartEvent: {
+            /** @enum {string} */
+            type: "content_block_start";
+            index: number;
+            content_block: components["schemas"]["AnthropicContentBlock"];
+        };
+        AnthropicContentBlockDeltaEvent: {
+            /** @enum {string} */
+            type: "content_block_delta";
+            index: number;
+            /** @description `text_delta` for text, `input_json_delta` (JSON fragments) for tool_use, `thinking_delta` and `signature_delta` for thinking. */
+            delta: {
+                /** @enum {string} */
+                type: "text_delta";
+                text: string;
+            } | {
+                /** @enum {string} */
+                type: "input_json_delta";
+                partial_json: string;
+            } | {
+                /** @enum {string} */
+                type: "thinking_delta";
+                thinking: string;
+            } | {
+                /** @enum {string} */
+                type: "signature_delta";
+                signature: string;
+            } | {
+                /** @enum {string} */
+                type: "citations_delta";
+                citation: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        AnthropicContentBlockStopEvent: {
+            /** @enum {string} */
+            type: "content_block_stop";
+            index: number;
+        };
+        AnthropicMessageDeltaEvent: {
+            /** @enum {string} */
+            type: "message_delta";
+            delta: {
+                stop_reason: components["schemas"]["AnthropicStopReason"];
+                stop_sequence?: string | null;
+            };
+            usage: components["schemas"]["AnthropicMessageDeltaUsage"];
+            context_management?: {
+                [key: string]: unknown;
+            } | null;
+        };
+        AnthropicMessageStopEvent: {
+            /** @enum {string} */
+            type: "message_stop";
+        };
+        AnthropicPingEvent: {
+            /** @enum {string} */
+            type: "ping";
+        };
+        /**
+         * @description Gemini generateContent request, in the REST API's camelCase. Fields the gateway does not know are
+         *     accepted and ignored.
+         */
+        GeminiGenerateContentRequest: {
+            contents: components["schemas"]["GeminiContent"][];
+            systemInstruction?: components["schemas"]["GeminiContent"];
+            tools?: components["schemas"]["GeminiTool"][];
+            toolConfig?: components["schemas"]["GeminiToolConfig"];
+            safetySettings?: components["schemas"]["GeminiSafetySetting"][];
+            generationConfig?: components["schemas"]["GeminiGenerationConfig"];
+            /** @description A `cachedContents/…` name; only meaningful for Gemini upstreams. */
+            cachedContent?: string;
+        };
+        /**
+         * @description One turn: `role` is `user` or `model` (function responses go in a `user` turn; `systemInstruction` may
+         *     leave it out). In responses `parts` may be missing, e.g. when output stopped at `MAX_TOKENS` during
+         *     thinking.
+         */
+        GeminiContent: {
+            role?: string;
+            parts?: components["schemas"]["GeminiPart"][];
+        };
+        /**
+         * @description One part; one data field (`text`, `inlineData`, `fileData`, `functionCall`, `functionResponse`, …) is
+         *     set. `thought: true` marks a thought summary. `thoughtSignature` is opaque: send it back unchanged, on
+         *     the same part, in later turns.
+         */
+        GeminiPart: {
+            text?: string;
+            inlineData?: {
+                mimeType: string;
+                /** @description Base64. */
+                data: string;
+            };
+            fileData?: {
+                mimeType?: string;
+                fileUri: string;
+            };
+            functionCall?: {
+                id?: string;
+                name: string;
+                args?: {
+                    [key: string]: unknown;
+                };
+            };
+            functionResponse?: {
+                id?: string;
+                name: string;
+                /** @description Any JSON object; by convention `{"output": …}` or `{"error": …}`. */
+                response: {
+                    [key: string]: unknown;
+                };
+            };
+            executableCode?: {
+                [key: string]: unknown;
+            };
+            codeExecutionResult?: {
+                [key: string]: unknown;
+            };
+            thought?: boolean;
+            thoughtSignature?: string;
+            videoMetadata?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A tool set. Only `functionDeclarations` is served by every upstream; other tools need a Gemini upstream. */
+        GeminiTool: {
+            functionDeclarations?: components["schemas"]["GeminiFunctionDeclaration"][];
+            googleSearch?: {
+                [key: string]: unknown;
+            };
+            codeExecution?: {
+                [key: string]: unknown;
+            };
+            urlContext?: {
+                [key: string]: unknown;
+            };
+        };
+        /** @description A function; give its arguments as `parameters` (Gemini's OpenAPI subset) or `parametersJsonSchema` (JSON Schema), not both. */
+        GeminiFunctionDeclaration: {
+            name: string;
+            description?: string;
+            /** @description A Gemini Schema (OpenAPI subset; `type` may be upper-case such as `OBJECT`). */
+            parameters?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema, any JSON value. */
+            parametersJsonSchema?: unknown;
+            response?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema, any JSON value. */
+            responseJsonSchema?: unknown;
+            behavior?: string;
+        };
+        GeminiToolConfig: {
+            functionCallingConfig?: {
+                /**
+                 * @description `ANY` forces a call (limited to `allowedFunctionNames` when given).
+                 * @enum {string}
+                 */
+                mode?: "MODE_UNSPECIFIED" | "AUTO" | "ANY" | "NONE" | "VALIDATED";
+                allowedFunctionNames?: string[];
+            };
+        };
+        /** @description Passed to Gemini upstreams; other upstreams ignore it. */
+        GeminiSafetySetting: {
+            /** @description A `HARM_CATEGORY_…` name. */
+            category: string;
+            /** @description `BLOCK_NONE`, `BLOCK_ONLY_HIGH`, `BLOCK_MEDIUM_AND_ABOVE`, `BLOCK_LOW_AND_ABOVE` or `OFF`. */
+            threshold: string;
+        };
+        GeminiGenerationConfig: {
+            temperature?: number;
+            topP?: number;
+            topK?: number;
+            maxOutputTokens?: number;
+            stopSequences?: string[];
+            candidateCount?: number;
+            presencePenalty?: number;
+            frequencyPenalty?: number;
+            seed?: number;
+            /** @description `text/plain` (default), `application/json` for JSON output, or `text/x.enum`. */
+            responseMimeType?: string;
+            /** @description A Gemini Schema (OpenAPI subset) for JSON output; needs `responseMimeType` `application/json`. */
+            responseSchema?: {
+                [key: string]: unknown;
+            };
+            /** @description A JSON Schema for JSON output, any JSON value; the alternative to `responseSchema`. */
+            responseJsonSchema?: unknown;
+            responseModalities?: ("MODALITY_UNSPECIFIED" | "TEXT" | "IMAGE" | "AUDIO")[];
+            thinkingConfig?: {
+                /** @description Thinking tokens; `0` turns thinking off where possible, `-1` lets the model decide. */
+                thinkingBudget?: number;
+                /** @description Return thought summaries as parts with `thought` true. */
+                includeThoughts?: boolean;
+                /** @description `LOW` or `HIGH` (newer models), an alternative to `thinkingBudget`. */
+                thinkingLevel?: string;
+            };
+        };
+        /** @description Either `contents`, or a whole `generateContentRequest` (which also counts its system instruction and tools). */
+        GeminiCountTokensRequest: {
+            contents?: components["schemas"]["GeminiContent"][];
+            generateContentRequest?: components["schemas"]["GeminiGenerateContentRequest"];
+        };
+        /**
+         * @description A response, or one chunk of a stream. `candidates` is missing when the prompt was blocked
+         *     (`promptFeedback.blockReason`). Each stream chunk holds only its own delta; `usageMetadata` counts are
+         *     cumulative.
+         */
+        GeminiGenerateContentResponse: {
+            candidates?: components["schemas"]["GeminiCandidate"][];
+            promptFeedback?: {
+                blockReason?: string;
+                safetyRatings?: {
+                    [key: string]: unknown;
+                }[];
+            };
+            usageMetadata?: components["schemas"]["GeminiUsageMetadata"];
+            modelVersion?: string;
+            responseId?: string;
+        };
+        GeminiCandidate: {
+            content?: components["schemas"]["GeminiContent"];
+            /**
+             * @description `STOP` (also after function calls), `MAX_TOKENS`, `SAFETY`, `RECITATION`, `MALFORMED_FUNCTION_CALL`,
+             *     `OTHER`, …; absent until the last chunk of a stream.
+             */
+            finishReason?: string;
+            finishMessage?: string;
+            /** @description May be left out for the first candidate. */
+            index?: number;
+            safetyRatings?: {
+                [key: string]: unknown;
+            }[];
+            citationMetadata?: {
+                [key: string]: unknown;
+            };
+            groundingMetadata?: {
+                [key: string]: unknown;
+            };
+            avgLogprobs?: number;
+            tokenCount?: number;
+        };
+        /** @description Counts that are zero may be left out. */
+        GeminiUsageMetadata: {
+            /** @description Includes cached tokens. */
+            promptTokenCount?: number;
+            /** @description Excludes thinking tokens. */
+            candidatesTokenCount?: number;
+            thoughtsTokenCount?: number;
+            totalTokenCount?: number;
+            cachedContentTokenCount?: number;
+            toolUsePromptTokenCount?: number;
+            promptTokensDetails?: components["schemas"]["GeminiModalityTokenCount"][];
+            candidatesTokensDetails?: components["schemas"]["GeminiModalityTokenCount"][];
+            cacheTokensDetails?: components["schemas"]["GeminiModalityTokenCount"][];
+        };
+        GeminiModalityTokenCount: {
+            /** @description `TEXT`, `IMAGE`, `AUDIO`, `VIDEO` or `DOCUMENT`. */
+            modality?: string;
+            tokenCount?: number;
+        };
+        GeminiCountTokensResponse: {
+            totalTokens: number;
+            cachedContentTokenCount?: number;
+            promptTokensDetails?: components["schemas"]["GeminiModalityTokenCount"][];
+        };
+        /** @description A model in the Gemini shape; `name` is `models/` plus the gateway model ID. */
+        GeminiModel: {
+            name: string;
+            baseModelId?: string;
+            version?: string;
+            displayName: string;
+            description?: string;
+            inputTokenLimit?: number;
+            outputTokenLimit?: number;
+            /** @description e.g. `generateContent`, `streamGenerateContent`, `countTokens`. */
+            supportedGenerationMethods: string[];
+            temperature?: number;
+            maxTemperature?: number;
+            topP?: number;
+            topK?: number;
+            thinking?: boolean;
+        };
+        GeminiModelList: {
+            models: components["schemas"]["GeminiModel"][];
+            /** @description Absent on the last page. */
+            nextPageToken?: string;
+        };
     };
     responses: {
         /** @description The request is malformed or names an invalid value. */
@@ -688,6 +2110,507 @@ export interface operations {
             401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
             default: components["responses"]["OpenAIError"];
+        };
+    };
+    createResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResponsesCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The response, or a stream of events when `stream` is true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesResponse"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The response's `id`, as returned when it was created.
+                 * @example resp_0a1b2c3d4e5f60718293a4b5c6d7e8f9
+                 */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stored response. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesResponse"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    deleteResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The response's `id`, as returned when it was created.
+                 * @example resp_0a1b2c3d4e5f60718293a4b5c6d7e8f9
+                 */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesDeletion"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listResponseInputItems: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return items after this item ID (in the chosen `order`).
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e800
+                 */
+                after?: string;
+                /**
+                 * @description Return items before this item ID (in the chosen `order`).
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e899
+                 */
+                before?: string;
+                /**
+                 * @description Page size.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description `desc` (newest first, the default) or `asc`.
+                 * @example asc
+                 */
+                order?: "asc" | "desc";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The response's `id`.
+                 * @example resp_0a1b2c3d4e5f60718293a4b5c6d7e8f9
+                 */
+                response_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of input items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesInputItemList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImagesCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The generated images. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagesResponse"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createImageEdit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImagesEditRequest"];
+            };
+        };
+        responses: {
+            /** @description The edited images. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImagesResponse"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getImageFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file name from the `url` of an images response.
+                 * @example img_3f9a1c2b7d4e8f60a1b2c3d4.png
+                 */
+                file: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The image bytes. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/webp": string;
+                };
+            };
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createMessage: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Added by the 0.x SDK's `beta` namespace; the request means the same with or without it.
+                 * @example true
+                 */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted, since SDK versions send different dates.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @example interleaved-thinking-2025-05-14
+                 */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnthropicCreateMessageRequest"];
+            };
+        };
+        responses: {
+            /** @description The message, or a stream of events when `stream` is true. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicMessage"];
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
+            501: components["responses"]["AnthropicNotImplemented"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    countMessageTokens: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Added by the 0.x SDK's `beta` namespace; the request means the same with or without it.
+                 * @example true
+                 */
+                beta?: string;
+            };
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @example token-counting-2024-11-01
+                 */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnthropicCountTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description The token count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AnthropicCountTokensResponse"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
+            501: components["responses"]["AnthropicNotImplemented"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    generateContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The generated content. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiGenerateContentResponse"];
+                };
+            };
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    streamGenerateContent: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `sse` for server-sent events; omit it for a JSON array.
+                 * @example sse
+                 */
+                alt?: "sse";
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
+            };
+        };
+        responses: {
+            /** @description The chunks, as server-sent events (`alt=sse`) or a JSON array. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                    "application/json": components["schemas"]["GeminiGenerateContentResponse"][];
+                };
+            };
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    countTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["GeminiCountTokensRequest"];
+            };
+        };
+        responses: {
+            /** @description The token count. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiCountTokensResponse"];
+                };
+            };
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    listGeminiModels: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Maximum models per page.
+                 * @example 50
+                 */
+                pageSize?: number;
+                /**
+                 * @description The `nextPageToken` of the previous page.
+                 * @example Cg5idWlsdGluL2VjaG8
+                 */
+                pageToken?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiModelList"];
+                };
+            };
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    getGeminiModel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The model. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GeminiModel"];
+                };
+            };
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
         };
     };
     listKeys: {

@@ -27,6 +27,20 @@ export interface OperationHandlers {
   createChatCompletion: OperationHandler<'createChatCompletion'>;
   listModels: OperationHandler<'listModels'>;
   retrieveModel: OperationHandler<'retrieveModel'>;
+  createResponse: OperationHandler<'createResponse'>;
+  getResponse: OperationHandler<'getResponse'>;
+  deleteResponse: OperationHandler<'deleteResponse'>;
+  listResponseInputItems: OperationHandler<'listResponseInputItems'>;
+  createImage: OperationHandler<'createImage'>;
+  createImageEdit: OperationHandler<'createImageEdit'>;
+  getImageFile: OperationHandler<'getImageFile'>;
+  createMessage: OperationHandler<'createMessage'>;
+  countMessageTokens: OperationHandler<'countMessageTokens'>;
+  generateContent: OperationHandler<'generateContent'>;
+  streamGenerateContent: OperationHandler<'streamGenerateContent'>;
+  countTokens: OperationHandler<'countTokens'>;
+  listGeminiModels: OperationHandler<'listGeminiModels'>;
+  getGeminiModel: OperationHandler<'getGeminiModel'>;
   listKeys: OperationHandler<'listKeys'>;
   createKey: OperationHandler<'createKey'>;
   revokeKey: OperationHandler<'revokeKey'>;
@@ -50,6 +64,20 @@ export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'createChatCompletion', method: 'post', path: '/v1/chat/completions', expressPath: "/v1/chat/completions", protocol: 'openai', security: 'key' },
   { operationId: 'listModels', method: 'get', path: '/v1/models', expressPath: "/v1/models", protocol: 'openai', security: 'key' },
   { operationId: 'retrieveModel', method: 'get', path: '/v1/models/{model}', expressPath: "/v1/models/:model", protocol: 'openai', security: 'key' },
+  { operationId: 'createResponse', method: 'post', path: '/v1/responses', expressPath: "/v1/responses", protocol: 'openai', security: 'key' },
+  { operationId: 'getResponse', method: 'get', path: '/v1/responses/{response_id}', expressPath: "/v1/responses/:response_id", protocol: 'openai', security: 'key' },
+  { operationId: 'deleteResponse', method: 'delete', path: '/v1/responses/{response_id}', expressPath: "/v1/responses/:response_id", protocol: 'openai', security: 'key' },
+  { operationId: 'listResponseInputItems', method: 'get', path: '/v1/responses/{response_id}/input_items', expressPath: "/v1/responses/:response_id/input_items", protocol: 'openai', security: 'key' },
+  { operationId: 'createImage', method: 'post', path: '/v1/images/generations', expressPath: "/v1/images/generations", protocol: 'openai', security: 'key' },
+  { operationId: 'createImageEdit', method: 'post', path: '/v1/images/edits', expressPath: "/v1/images/edits", protocol: 'openai', security: 'key' },
+  { operationId: 'getImageFile', method: 'get', path: '/v1/images/files/{file}', expressPath: "/v1/images/files/:file", protocol: 'openai', security: 'public' },
+  { operationId: 'createMessage', method: 'post', path: '/v1/messages', expressPath: "/v1/messages", protocol: 'anthropic', security: 'key' },
+  { operationId: 'countMessageTokens', method: 'post', path: '/v1/messages/count_tokens', expressPath: "/v1/messages/count_tokens", protocol: 'anthropic', security: 'key' },
+  { operationId: 'generateContent', method: 'post', path: '/v1beta/models/{model}:generateContent', expressPath: "/v1beta/models/:model\\:generateContent", protocol: 'gemini', security: 'key' },
+  { operationId: 'streamGenerateContent', method: 'post', path: '/v1beta/models/{model}:streamGenerateContent', expressPath: "/v1beta/models/:model\\:streamGenerateContent", protocol: 'gemini', security: 'key' },
+  { operationId: 'countTokens', method: 'post', path: '/v1beta/models/{model}:countTokens', expressPath: "/v1beta/models/:model\\:countTokens", protocol: 'gemini', security: 'key' },
+  { operationId: 'listGeminiModels', method: 'get', path: '/v1beta/models', expressPath: "/v1beta/models", protocol: 'gemini', security: 'key' },
+  { operationId: 'getGeminiModel', method: 'get', path: '/v1beta/models/{model}', expressPath: "/v1beta/models/:model", protocol: 'gemini', security: 'key' },
   { operationId: 'listKeys', method: 'get', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'createKey', method: 'post', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'revokeKey', method: 'delete', path: '/admin/v1/keys/{key_id}', expressPath: "/admin/v1/keys/:key_id", protocol: 'admin', security: 'admin' },

@@ -1,8 +1,10 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { loadConfig } from './config/load-config.js';
 import { readSettings } from './config/settings.js';
+import { warmTokenizer } from './core/token-counter.js';
 import { createLogger } from './logging/logger.js';
 import { openDatabase } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
@@ -12,6 +14,7 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const logger = createLogger(settings.logLevel);
   const config = await loadConfig(settings.configPath);
+  if (config.providers.some((provider) => provider.type === 'builtin')) warmTokenizer();
   const db = await openDatabase(settings);
   await migrateToLatest(db);
   const app = await createApp({ config, settings, db, logger });
@@ -19,8 +22,9 @@ async function main(): Promise<void> {
   const server = app.listen(settings.port, settings.host);
   await once(server, 'listening');
   server.requestTimeout = settings.requestReceiveTimeoutMs;
+  const { address, port } = server.address() as AddressInfo;
   logger.info(
-    { host: settings.host, port: settings.port, models: config.models.map((model) => model.id), store: settings.databaseUrl ? 'postgres' : 'sqlite' },
+    { host: address, port, models: config.models.map((model) => model.id), store: settings.databaseUrl ? 'postgres' : 'sqlite' },
     'gateway listening',
   );
 

@@ -36,6 +36,14 @@ function getEncoder(): Tiktoken {
  * Encodes text to o200k_base token IDs. Special-token text such as `<|endoftext|>` is encoded as plain
  * text, as a user could type it, instead of throwing as js-tiktoken does by default.
  */
+/**
+ * Builds the encoder now (about 1 s of CPU) so the first request does not pay for it on the event loop.
+ * Called at start-up when a built-in model is configured.
+ */
+export function warmTokenizer(): void {
+  getEncoder();
+}
+
 export function encodeTokens(text: string): number[] {
   return getEncoder().encode(text, [], []);
 }

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { parseConfig } from './load-config.js';
+
+const valid = `
+providers:
+  - id: openai-main
+    type: openai
+    base_url: https://api.openai.com/v1
+    api_key: \${OPENAI_API_KEY}
+models:
+  - id: gpt-4o-mini
+    provider: openai-main
+    upstream_model: gpt-4o-mini
+    capabilities: [chat, streaming, tools, vision, json_schema]
+  - id: team/fast
+    provider: openai-main
+`;
+
+test('parses the documented example with ${ENV} interpolation and defaults', () => {
+  const config = parseConfig(valid, 'gateway.yaml', { OPENAI_API_KEY: 'sk-upstream' });
+  assert.equal(config.providers[0].api_key, 'sk-upstream');
+  assert.deepEqual(config.models[1].capabilities, ['chat', 'streaming']);
+  assert.equal(config.models[1].id, 'team/fast');
+});
+
+test('supports ${ENV:-fallback}', () => {
+  const config = parseConfig('providers:\n  - { id: b, type: builtin, base_url: "${URL:-http://localhost:1/v1}" }\n', 'x', {});
+  assert.equal(config.providers[0].base_url, 'http://localhost:1/v1');
+});
+
+const failures: Array<[string, string, RegExp]> = [
+  ['unset variable', valid, /providers\[0\]\.api_key: environment variable OPENAI_API_KEY is not set/],
+  ['unknown provider type', 'providers:\n  - { id: p, type: openia }\n', /providers\[0\]\.type/],
+  ['misspelt key', 'providers:\n  - { id: p, type: builtin, base_ulr: x }\n', /providers\[0\].*base_ulr/],
+  ['model naming a missing provider', 'models:\n  - { id: m, provider: nope }\n', /models\[0\]\.provider: unknown provider 'nope'/],
+  ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /models\[1\]\.id: duplicate/],
+  ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /models\[0\]\.capabilities\[0\]/],
+  ['invalid YAML', 'providers: [', /invalid YAML/],
+];
+
+for (const [name, text, message] of failures) {
+  test(`refuses ${name} with a message naming the field`, () => {
+    assert.throws(() => parseConfig(text, 'gateway.yaml', {}), message);
+  });
+}

@@ -1,0 +1,62 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = new URL('../..', import.meta.url).pathname;
+
+export interface GatewayProcess {
+  child: ChildProcessWithoutNullStreams;
+  origin: string;
+  dataDir: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/**
+ * Runs server/main.ts as `npm start` does, in its own process with its own data directory, on a free
+ * port, and resolves once it logged that it listens. For tests of start-up, signals and the CLI.
+ */
+export async function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
+  const dataDir = env.GATEWAY_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'gateway-proc-')));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, ...env },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = once(child, 'exit').then(([code]) => code as number | null);
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
+    const onData = () => {
+      const match = /"port":(\d+).*"msg":"gateway listening"/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        child.stdout.off('data', onData);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout.on('data', onData);
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`gateway exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return { child, origin: `http://127.0.0.1:${port}`, dataDir, output: () => output, exited };
+}
+
+/** Runs the key CLI against a data directory and returns its stdout. */
+export async function runKeysCli(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, GATEWAY_DATA_DIR: dataDir },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const [code] = await once(child, 'exit');
+  return { code: code as number | null, stdout, stderr };
+}

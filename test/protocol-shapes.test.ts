@@ -1,0 +1,132 @@
+// Every operation of the contract answers: served ones work, later ones give 501, and every error —
+// auth, validation, unknown path — comes in the shape of the route's protocol family.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startGateway, type TestGateway } from './helpers/start-gateway.js';
+
+let gateway: TestGateway;
+before(async () => (gateway = await startGateway()));
+after(() => gateway.close());
+
+type Family = 'openai' | 'anthropic' | 'gemini';
+
+function assertShape(family: Family, body: unknown, status: number): void {
+  const error = body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  if (family === 'openai') {
+    assert.deepEqual(Object.keys(error.error).sort(), ['code', 'message', 'param', 'type']);
+  } else if (family === 'anthropic') {
+    assert.equal(error.type, 'error');
+    assert.equal(typeof error.error.type, 'string');
+    assert.equal(typeof error.error.message, 'string');
+  } else {
+    assert.equal(error.error.code, status);
+    assert.equal(typeof error.error.status, 'string');
+    assert.equal(typeof error.error.message, 'string');
+  }
+}
+
+const later: Array<[Family, string, string, unknown?]> = [
+  ['openai', 'POST', '/v1/responses', { model: 'builtin/echo', input: 'hi' }],
+  ['openai', 'GET', '/v1/responses/resp_123'],
+  ['openai', 'DELETE', '/v1/responses/resp_123'],
+  ['openai', 'GET', '/v1/responses/resp_123/input_items'],
+  ['openai', 'POST', '/v1/images/generations', { prompt: 'a cat' }],
+  ['anthropic', 'POST', '/v1/messages', { model: 'builtin/echo', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }],
+  ['anthropic', 'POST', '/v1/messages/count_tokens', { model: 'builtin/echo', messages: [{ role: 'user', content: 'hi' }] }],
+  ['gemini', 'POST', '/v1beta/models/builtin%2Fecho:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  ['gemini', 'POST', '/v1beta/models/builtin/echo:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  ['gemini', 'POST', '/v1beta/models/builtin/echo:countTokens', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
+  ['gemini', 'GET', '/v1beta/models'],
+  ['gemini', 'GET', '/v1beta/models/builtin/echo'],
+];
+
+describe('operations that later work serves answer 501 in their shape', () => {
+  for (const [family, method, path, body] of later) {
+    test(`${method} ${path}`, async () => {
+      const response = await fetch(gateway.origin + path, {
+        method,
+        headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      assert.equal(response.status, 501);
+      assert.match(response.headers.get('x-request-id') ?? '', /^req_/);
+      assertShape(family, await response.json(), 501);
+    });
+  }
+
+  test('GET /v1/images/files/{file} needs no key', async () => {
+    const response = await fetch(`${gateway.origin}/v1/images/files/img_abc.png`);
+    assert.equal(response.status, 501);
+  });
+});
+
+describe('each family takes the key where its SDK sends it', () => {
+  const anthropicBody = JSON.stringify({ model: 'builtin/echo', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+  const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] });
+  const geminiPath = '/v1beta/models/builtin%2Fecho:generateContent';
+  const cases: Array<[Family, string, string, Record<string, string>, string?]> = [
+    ['anthropic', '/v1/messages', 'POST', { 'x-api-key': 'KEY', 'anthropic-version': '2099-01-01' }, anthropicBody],
+    ['anthropic', '/v1/messages?beta=true', 'POST', { authorization: 'Bearer KEY' }, anthropicBody],
+    ['gemini', geminiPath, 'POST', { 'x-goog-api-key': 'KEY' }, geminiBody],
+    ['gemini', `${geminiPath}?key=KEY`, 'POST', {}, geminiBody],
+    ['gemini', geminiPath, 'POST', { authorization: 'Bearer KEY' }, geminiBody],
+  ];
+  for (const [family, path, method, headers, body] of cases) {
+    const how = Object.keys(headers)[0] ?? 'query';
+    test(`${family} via ${how}: right key passes auth, wrong key gets 401 in its shape`, async () => {
+      const send = (key: string) =>
+        fetch(gateway.origin + path.replace('KEY', key), {
+          method,
+          headers: { 'content-type': 'application/json', ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.replace('KEY', key)])) },
+          body,
+        });
+      assert.equal((await send(gateway.apiKey)).status, 501);
+      const refused = await send('sk-gw-wrong');
+      assert.equal(refused.status, 401);
+      assertShape(family, await refused.json(), 401);
+    });
+  }
+
+  test('an x-api-key is not accepted on OpenAI routes', async () => {
+    const response = await fetch(`${gateway.origin}/v1/models`, { headers: { 'x-api-key': gateway.apiKey } });
+    assert.equal(response.status, 401);
+  });
+});
+
+describe('request errors', () => {
+  const post = (path: string, body: string, contentType = 'application/json') =>
+    fetch(gateway.origin + path, { method: 'POST', headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': contentType }, body });
+
+  test('invalid JSON → 400 in each shape', async () => {
+    for (const [family, path] of [['openai', '/v1/chat/completions'], ['anthropic', '/v1/messages'], ['gemini', '/v1beta/models/x:generateContent']] as const) {
+      const response = await post(path, '{"model": ');
+      assert.equal(response.status, 400, path);
+      assertShape(family, await response.json(), 400);
+    }
+  });
+
+  test('a body over the limit → 413', async () => {
+    const response = await post('/v1/chat/completions', JSON.stringify({ model: 'builtin/echo', messages: [{ role: 'user', content: 'x'.repeat(2 * 1024 * 1024) }] }));
+    assert.equal(response.status, 413);
+    assertShape('openai', await response.json(), 413);
+  });
+
+  test('a wrong content type → 415', async () => {
+    const response = await post('/v1/chat/completions', 'hello', 'text/plain');
+    assert.equal(response.status, 415);
+    assertShape('openai', await response.json(), 415);
+  });
+
+  test('a wrong type names the field', async () => {
+    const response = await post('/v1/chat/completions', JSON.stringify({ model: 'builtin/echo', messages: [{ role: 'robot', content: 'hi' }] }));
+    assert.equal(response.status, 400);
+    const body = (await response.json()) as { error: { param: string } };
+    assert.equal(body.error.param, 'messages[0].role');
+  });
+
+  test('unknown paths → 404 in the family shape', async () => {
+    const response = await fetch(`${gateway.origin}/v1beta/nothing`, { headers: { 'x-goog-api-key': gateway.apiKey } });
+    assert.equal(response.status, 404);
+    assertShape('gemini', await response.json(), 404);
+  });
+});
