@@ -44,3 +44,9 @@ for (const [name, text, message] of failures) {
     assert.throws(() => parseConfig(text, 'gateway.yaml', {}), message);
   });
 }
+
+test('the shipped gateway.example.yaml is valid', async () => {
+  const { loadConfig } = await import('./load-config.js');
+  const config = await loadConfig(new URL('../../gateway.example.yaml', import.meta.url).pathname, {});
+  assert.ok(config.models.some((model) => model.id === 'builtin/echo'));
+});
