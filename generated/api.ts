@@ -687,7 +687,17 @@ export type components = {
                 finish_reason: "stop" | "length" | "tool_calls" | "content_filter" | "function_call" | null;
             }[];
             /** @description Null on every chunk but the final one when `stream_options.include_usage` is set. */
-            usage?: components["schemas"]["ChatUsage"] | null;
+            usage?: {
+                prompt_tokens: number;
+                completion_tokens: number;
+                total_tokens: number;
+                prompt_tokens_details?: {
+                    cached_tokens?: number;
+                };
+                completion_tokens_details?: {
+                    reasoning_tokens?: number;
+                };
+            } | null;
         };
         /**
          * @description OpenAI Responses request. Fields the gateway does not know are accepted and ignored, as new SDK
