@@ -3,22 +3,12 @@ import { describe, it } from 'node:test';
 import { collectStream } from '../../core/collect-stream.js';
 import { countRequestTokens, countTextTokens } from '../../core/token-counter.js';
 import type { Message, ModelRequest, StreamEvent } from '../../core/types.js';
+import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import { createBuiltinProvider } from './index.js';
 
-function request(messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest {
-  const base: ModelRequest = {
-    model: 'builtin',
-    instructions: ['Be helpful.'],
-    messages,
-    tools: [],
-    toolChoice: { type: 'auto' },
-    responseFormat: { type: 'text' },
-    stopSequences: [],
-  };
-  return { ...base, ...extra };
-}
-
-const say = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const request = (messages: Message[], extra: Partial<ModelRequest> = {}) =>
+  modelRequest(messages, { instructions: ['Be helpful.'], ...extra });
+const say = userSays;
 const context = (signal = new AbortController().signal) => ({ upstreamModel: 'builtin-echo', signal });
 const weather = {
   name: 'get_weather',

@@ -3,22 +3,11 @@ import { describe, it } from 'node:test';
 import { countTextTokens } from '../../core/token-counter.js';
 import type { Message, ModelRequest, ToolDefinition } from '../../core/types.js';
 import { NO_TEXT_REPLY } from './compose-reply-text.js';
+import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import { planAnswer } from './plan-answer.js';
 
-function request(messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest {
-  const base: ModelRequest = {
-    model: 'builtin',
-    instructions: [],
-    messages,
-    tools: [],
-    toolChoice: { type: 'auto' },
-    responseFormat: { type: 'text' },
-    stopSequences: [],
-  };
-  return { ...base, ...extra };
-}
-
-const say = (text: string): Message => ({ role: 'user', content: [{ type: 'text', text }] });
+const request = modelRequest;
+const say = userSays;
 const weather: ToolDefinition = {
   name: 'get_weather',
   parameters: {
