@@ -35,6 +35,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
 
   const app = express();
   app.disable('x-powered-by');
+  // API responses are not cacheable; hashing every body for an ETag is wasted work on the hot path.
+  app.set('etag', false);
   app.set('query parser', 'simple');
   app.use(assignRequestId);
   app.use(createRequestLogger(logger));
