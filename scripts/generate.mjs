@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Writes generated/ from openapi/openapi.yaml, the only hand-edited contract:
-//   generated/openapi.json   the spec as the validator, Prism and the docs load it
+//   generated/openapi.json   the spec as the validator and the docs load it
+//   generated/openapi.prism.json  the same for Prism (see prism-spec.mjs)
 //   generated/api.ts         openapi-typescript types (paths, components, operations)
 //   generated/operations.ts  one typed handler per operationId and the route table
 // With --check it writes nothing and exits 1 when any file differs, so CI catches a stale generated/.
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { renderOperations } from './render-operations.mjs';
+import { toPrismSpec } from './prism-spec.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -26,6 +28,7 @@ assertSelfContained(spec);
 
 const files = {
   'openapi.json': JSON.stringify(spec, null, 2) + '\n',
+  'openapi.prism.json': JSON.stringify(toPrismSpec(spec), null, 2) + '\n',
   'api.ts': header + astToString(await openapiTS(spec, { alphabetize: false, exportType: true })),
   'operations.ts': header + renderOperations(spec),
 };

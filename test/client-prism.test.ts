@@ -1,0 +1,185 @@
+// The typed client (client/) against `prism mock` of the contract, then against the real gateway.
+// Prism checks that what the client sends is valid (with --errors an invalid request gets an error
+// status, and any violation is listed in an `sl-violations` header); the gateway checks that the client
+// reads real answers, streams and errors correctly.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { createClient, GatewayApiError, unwrap, type components, type GatewayClient } from '../client/index.js';
+import { startGateway, type TestGateway } from './helpers/start-gateway.js';
+import { prismSpec, startPrism, type Prism } from './helpers/start-prism.js';
+
+type ChatCompletionChunk = components['schemas']['ChatCompletionChunk'];
+
+const root = new URL('..', import.meta.url).pathname;
+const model = 'builtin/echo';
+const png = new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], { type: 'image/png' });
+
+/** A client that also records the `sl-violations` header of every answer into `violations`. */
+function recordingClient(baseUrl: string, apiKey: string, violations: string[]): GatewayClient {
+  return createClient({
+    baseUrl,
+    apiKey,
+    fetch: async (request) => {
+      const response = await fetch(request);
+      const header = response.headers.get('sl-violations');
+      if (header) violations.push(`${request.method} ${new URL(request.url).pathname}: ${header}`);
+      return response;
+    },
+  });
+}
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
+  return all;
+}
+
+describe('typed client against prism mock', () => {
+  let prism: Prism;
+  let client: GatewayClient;
+  let admin: GatewayClient;
+  const violations: string[] = [];
+
+  before(async () => {
+    prism = await startPrism(['mock', prismSpec, '--errors']);
+    client = recordingClient(prism.origin, 'sk-gw-prism', violations);
+    admin = recordingClient(prism.origin, 'admin-prism', violations);
+  });
+  after(async () => {
+    await prism?.stop();
+  });
+
+  test('lists and retrieves models (a slash ID goes percent-encoded)', async () => {
+    const list = unwrap(await client.GET('/v1/models'));
+    assert.equal(list.object, 'list');
+    assert.ok(list.data.some((entry) => entry.id === model));
+    const retrieved = unwrap(await client.GET('/v1/models/{model}', { params: { path: { model } } }));
+    assert.equal(retrieved.id, model);
+  });
+
+  test('creates a chat completion', async () => {
+    const completion = unwrap(
+      await client.POST('/v1/chat/completions', { body: { model, messages: [{ role: 'user', content: 'Say hello to the gateway.' }] } }),
+    );
+    assert.equal(completion.object, 'chat.completion');
+    assert.equal(typeof completion.choices[0].message.content, 'string');
+  });
+
+  test("streams the spec's example chat stream through the iterator", async () => {
+    // Prism picks the text/event-stream example because the client sends `Accept: text/event-stream`.
+    const chunks = await collect(
+      client.streamChatCompletion({ model, messages: [{ role: 'user', content: 'Stream a short answer.' }], stream_options: { include_usage: true } }),
+    );
+    assert.ok(chunks.length >= 3, `${chunks.length} chunks`);
+    assert.ok(chunks.every((chunk) => chunk.object === 'chat.completion.chunk'));
+    assert.equal(chunks[0].choices[0].delta.role, 'assistant');
+    assert.ok(chunks.some((chunk) => chunk.choices[0]?.finish_reason === 'stop'));
+    assert.ok(chunks.at(-1)?.usage?.total_tokens);
+  });
+
+  test('creates a key with the admin bearer', async () => {
+    const { data, response } = await admin.POST('/admin/v1/keys', { body: { name: 'demo' } });
+    assert.equal(response.status, 201);
+    assert.ok(data?.key && data.id && data.object === 'api_key');
+  });
+
+  test('sends an image edit as valid multipart, one file or several', async () => {
+    const single = await client.editImage({ image: png, mask: png, prompt: 'Add a red hat', n: 1, size: '1024x1024', response_format: 'b64_json' });
+    assert.ok(single.data.length > 0);
+    const several = await client.editImage({ image: [png, png], prompt: 'Combine them', model: 'builtin/image', output_compression: 80 });
+    assert.ok(several.created > 0);
+  });
+
+  test('Prism found no violation in any request the client sent', () => {
+    assert.deepEqual(violations, []);
+  });
+});
+
+describe('typed client against the real gateway', () => {
+  let gateway: TestGateway;
+  let client: GatewayClient;
+
+  before(async () => {
+    gateway = await startGateway();
+    client = createClient({ baseUrl: gateway.origin, apiKey: gateway.apiKey });
+  });
+  after(() => gateway?.close());
+
+  test('lists and retrieves models', async () => {
+    const list = unwrap(await client.GET('/v1/models'));
+    assert.ok(list.data.some((entry) => entry.id === model && entry.capabilities.includes('streaming')));
+    assert.equal(unwrap(await client.GET('/v1/models/{model}', { params: { path: { model } } })).id, model);
+  });
+
+  test('creates a chat completion', async () => {
+    const { data, response } = await client.POST('/v1/chat/completions', { body: { model, messages: [{ role: 'user', content: 'Hello gateway' }] } });
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('x-request-id') ?? '', /^req_/);
+    assert.equal(data?.choices[0].message.content, 'You said: Hello gateway');
+    assert.equal(data?.choices[0].finish_reason, 'stop');
+  });
+
+  test('streams typed chunks: role first, then content, the finish chunk and the usage chunk', async () => {
+    const chunks: ChatCompletionChunk[] = await collect(
+      client.streamChatCompletion({ model, messages: [{ role: 'user', content: 'Stream these words' }], stream_options: { include_usage: true } }),
+    );
+    assert.ok(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.id === chunks[0].id && chunk.model === model));
+    assert.equal(chunks[0].choices[0].delta.role, 'assistant');
+    const text = chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('');
+    assert.equal(text, 'You said: Stream these words');
+
+    const usageChunk = chunks.at(-1);
+    assert.deepEqual(usageChunk?.choices, []);
+    assert.ok(usageChunk?.usage && usageChunk.usage.completion_tokens > 0);
+    assert.equal(usageChunk.usage.total_tokens, usageChunk.usage.prompt_tokens + usageChunk.usage.completion_tokens);
+
+    const finish = chunks.filter((chunk) => chunk.choices[0]?.finish_reason);
+    assert.equal(finish.length, 1);
+    assert.equal(finish[0].choices[0].finish_reason, 'stop');
+    assert.equal(chunks.indexOf(finish[0]), chunks.length - 2, 'the finish chunk comes right before the usage chunk');
+    assert.ok(chunks.slice(0, -1).every((chunk) => chunk.usage == null), 'only the last chunk carries usage');
+  });
+
+  test('streams without a usage chunk unless asked', async () => {
+    const chunks = await collect(client.streamChatCompletion({ model, messages: [{ role: 'user', content: 'hi' }] }));
+    assert.equal(chunks.at(-1)?.choices[0]?.finish_reason, 'stop');
+    assert.ok(chunks.every((chunk) => chunk.usage == null));
+  });
+
+  test('a wrong key gives a typed 401', async () => {
+    const wrong = createClient({ baseUrl: gateway.origin, apiKey: 'sk-gw-wrong' });
+    const { error, response } = await wrong.GET('/v1/models');
+    assert.equal(response.status, 401);
+    assert.equal(error?.error.type, 'authentication_error');
+    assert.equal(error?.error.code, 'invalid_api_key');
+
+    const streamed = await collect(wrong.streamChatCompletion({ model, messages: [{ role: 'user', content: 'hi' }] })).catch((thrown: unknown) => thrown);
+    assert.ok(streamed instanceof GatewayApiError);
+    assert.equal(streamed.status, 401);
+    assert.equal(streamed.code, 'invalid_api_key');
+  });
+
+  test('an unknown model gives a typed 404, plain and streamed', async () => {
+    const { error, response } = await client.GET('/v1/models/{model}', { params: { path: { model: 'no/such-model' } } });
+    assert.equal(response.status, 404);
+    assert.equal(error?.error.code, 'model_not_found');
+
+    const streamed = await collect(client.streamChatCompletion({ model: 'no-such-model', messages: [{ role: 'user', content: 'hi' }] })).catch(
+      (thrown: unknown) => thrown,
+    );
+    assert.ok(streamed instanceof GatewayApiError);
+    assert.equal(streamed.status, 404);
+    assert.equal(streamed.code, 'model_not_found');
+    assert.equal(streamed.param, 'model');
+    assert.match(streamed.requestId ?? '', /^req_/);
+  });
+
+  test('an image edit gives the typed 501 in the OpenAI shape (not implemented yet)', async () => {
+    const caught = await client.editImage({ image: png, prompt: 'Add a red hat', n: 1 }).catch((thrown: unknown) => thrown);
+    assert.ok(caught instanceof GatewayApiError, String(caught));
+    assert.equal(caught.status, 501);
+    assert.equal(caught.type, 'not_implemented');
+    assert.equal(caught.code, 'not_implemented');
+    assert.match(caught.message, /images\/edits/);
+  });
+});
