@@ -47,7 +47,7 @@ test('changing a schema without regenerating is caught', async () => {
   await writeFile(spec, changed);
   const result = await checkGenerated(spec);
   assert.equal(result.ok, false);
-  assert.match(result.output, /generated\/ is stale \(openapi\.json, api\.ts\)/);
+  assert.match(result.output, /generated\/ is stale \(openapi\.json, openapi\.prism\.json, api\.ts\)/);
 });
 
 test('removing a handler fails the type check', async () => {
