@@ -130,3 +130,8 @@ describe('request errors', () => {
     assertShape('gemini', await response.json(), 404);
   });
 });
+
+test('no log line of this whole file contains the key, even when it came as ?key=', () => {
+  assert.ok(gateway.logs.length > 20, 'requests were logged');
+  assert.ok(!gateway.logs.some((line) => line.includes(gateway.apiKey)));
+});
