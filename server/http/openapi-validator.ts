@@ -5,7 +5,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 const specUrl = new URL('../../generated/openapi.json', import.meta.url);
 
 /** The bundled contract, as generated from openapi/openapi.yaml. */
-export async function loadSpec(): Promise<Record<string, unknown>> {
+async function loadSpec(): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(specUrl, 'utf8')) as Record<string, unknown>;
 }
 

@@ -26,7 +26,7 @@ export class KeyAuthenticator {
     const now = Date.now();
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.record;
-    const record = await this.store.findActive(secret);
+    const record = await this.store.findActiveByHash(hash);
     if (!record) {
       this.cache.delete(hash);
       return undefined;

@@ -55,8 +55,8 @@ for (const [name, open] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as con
       assert.equal(record.prefix, secret.slice(0, 10));
       assert.equal(typeof record.created_at, 'number');
 
-      assert.deepEqual(await store.findActive(secret), record);
-      assert.equal(await store.findActive(`${secret}x`), undefined);
+      assert.deepEqual(await store.findActiveByHash(hashKeySecret(secret)), record);
+      assert.equal(await store.findActiveByHash(hashKeySecret(`${secret}x`)), undefined);
 
       const stored = await db.selectFrom('api_keys').selectAll().execute();
       assert.equal(stored.length, 1);
@@ -65,7 +65,7 @@ for (const [name, open] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as con
 
       const revoked = await store.revoke(record.id);
       assert.equal(typeof revoked?.revoked_at, 'number');
-      assert.equal(await store.findActive(secret), undefined);
+      assert.equal(await store.findActiveByHash(hashKeySecret(secret)), undefined);
       assert.equal((await store.revoke(record.id))?.revoked_at, revoked?.revoked_at, 'revoking twice keeps the first time');
       assert.equal(await store.revoke('key_missing'), undefined);
       assert.deepEqual((await store.list()).map((key) => key.id), [record.id]);

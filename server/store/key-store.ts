@@ -52,9 +52,8 @@ export class KeyStore {
       .executeTakeFirst();
   }
 
-  /** The active key whose secret this is, if any. */
-  async findActive(secret: string): Promise<KeyRecord | undefined> {
-    const hash = hashKeySecret(secret);
+  /** The active key whose secret hashes to `hash` (see hashKeySecret), if any. */
+  async findActiveByHash(hash: string): Promise<KeyRecord | undefined> {
     const row = await this.db
       .selectFrom('api_keys')
       .select(['id', 'name', 'prefix', 'created_at', 'revoked_at', 'secret_hash'])
