@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
 import { ModelRegistry } from './core/model-registry.js';
+import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { GatewayError } from './http/gateway-error.js';
@@ -27,8 +28,16 @@ export interface AppDependencies {
  * deliberate: request ID and logging first (every response has an ID), then auth before any body is
  * parsed, then the contract validator, the routes, and the one error handler.
  */
-export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<Express> {
+export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
+  const router = new Router(registry, {
+    settings: config.routing,
+    onAttemptFailed: ({ target, attempt, error, verdict }) =>
+      logger.warn(
+        { model: target.model.id, deployment: target.deployment.key, attempt, verdict, error: error instanceof Error ? error.message : String(error) },
+        'upstream attempt failed',
+      ),
+  });
   const keys = new KeyStore(db);
   const authenticator = new KeyAuthenticator(keys);
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
@@ -44,10 +53,16 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use(await createOpenApiValidator({ validateResponses }));
-  registerRoutes(app, createHandlers({ registry, keys, authenticator }));
+  registerRoutes(app, createHandlers({ registry, router, keys, authenticator }));
   app.use((req) => {
     throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
   });
   app.use(createErrorHandler(logger));
-  return app;
+  return Object.assign(app, { closeUpstreams: () => registry.close() });
 }
+
+/** The Express app plus what must be released on shutdown. */
+export type GatewayApp = Express & {
+  /** Closes pooled upstream connections. */
+  closeUpstreams(): Promise<void>;
+};

@@ -1,6 +1,7 @@
 import type { Express, RequestHandler } from 'express';
 import { operationRoutes, type OperationHandlers } from '../generated/operations.js';
 import type { ModelRegistry } from './core/model-registry.js';
+import type { Router } from './core/router.js';
 import type { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { notImplemented } from './protocols/not-implemented.js';
@@ -10,6 +11,7 @@ import type { KeyStore } from './store/key-store.js';
 
 export interface HandlerDependencies {
   registry: ModelRegistry;
+  router: Router;
   keys: KeyStore;
   authenticator: KeyAuthenticator;
 }
@@ -23,7 +25,7 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
     getHealth: (_req, res) => {
       res.json({ status: 'ok' });
     },
-    createChatCompletion: createChatCompletionHandler(deps.registry),
+    createChatCompletion: createChatCompletionHandler(deps.registry, deps.router),
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),
     ...createKeyHandlers(deps.keys, deps.authenticator),

@@ -21,14 +21,51 @@ export const modelCapabilities = [
 ] as const;
 export type ModelCapability = (typeof modelCapabilities)[number];
 
+const milliseconds = (max: number) => z.number().int().min(1).max(max);
+
+/** Upstream time limits. Defaults (in upstream/timeouts.ts) are documented in the README. */
+const timeoutsSchema = z.strictObject({
+  /** TCP + TLS connect. */
+  connect_ms: milliseconds(120_000).optional(),
+  /** From sending the request to the upstream's response headers. */
+  first_byte_ms: milliseconds(3_600_000).optional(),
+  /** Longest silence between two body chunks once the answer has started. */
+  idle_ms: milliseconds(3_600_000).optional(),
+});
+
+/**
+ * Behaviours in which OpenAI-compatible servers differ from OpenAI. Defaults suit vLLM, Ollama,
+ * llama.cpp, Groq and DeepSeek (see providers/openai-compatible/quirks.ts).
+ */
+const quirksSchema = z.strictObject({
+  /** Whether the server understands `stream_options: {include_usage: true}`. */
+  stream_options: z.boolean().optional(),
+  /** Which field carries the output-token limit. */
+  max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
+  /** Whether the `developer` role is understood; if not it is sent as `system`. */
+  developer_role: z.boolean().optional(),
+});
+
 const providerSchema = z.strictObject({
   id: z.string().min(1),
   type: z.enum(providerTypes),
   /** Same convention as the provider's official SDK base URL (OpenAI's includes `/v1`). */
   base_url: z.url().optional(),
   api_key: z.string().min(1).optional(),
+  /** Extra headers for every upstream call (OpenRouter's `HTTP-Referer`, a proxy's auth, …). */
+  headers: z.record(z.string(), z.string()).optional(),
+  timeouts: timeoutsSchema.optional(),
+  /** openai-compatible only. */
+  quirks: quirksSchema.optional(),
   /** Built-in provider only: pause between streamed chunks, to look like a real model in a UI. */
   chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),
+});
+
+const deploymentSchema = z.strictObject({
+  provider: z.string().min(1),
+  upstream_model: z.string().min(1).optional(),
+  /** Share of traffic among healthy deployments (relative). */
+  weight: z.number().positive().max(1_000_000).default(1),
 });
 
 const modelSchema = z.strictObject({
@@ -37,17 +74,40 @@ const modelSchema = z.strictObject({
     .min(1)
     .max(256)
     .regex(/^[A-Za-z0-9._:\-/@]+$/, 'letters, digits and . _ : - / @ only'),
-  provider: z.string().min(1),
+  /** Shorthand for a single deployment; give either this or `deployments`. */
+  provider: z.string().min(1).optional(),
   upstream_model: z.string().min(1).optional(),
-  capabilities: z.array(z.enum(modelCapabilities)).default(['chat', 'streaming']),
+  deployments: z.array(deploymentSchema).min(1).optional(),
+  /** Other model IDs tried, in order, when every deployment of this one has failed. */
+  fallbacks: z.array(z.string().min(1)).default([]),
+  /** Defaults by provider type; see core/default-capabilities.ts. */
+  capabilities: z.array(z.enum(modelCapabilities)).optional(),
+  /** A request parameter the model cannot honour is dropped (and named in a header) or refused with 400. */
+  on_unsupported: z.enum(['drop', 'reject']).default('drop'),
   /** Unix seconds reported as `created` in the model list. */
   created: z.number().int().min(0).optional(),
+});
+
+/** How the router retries. Defaults are documented in the README. */
+const routingSchema = z.strictObject({
+  /** Attempts per model (first try included) before moving to the fallbacks. */
+  max_attempts: z.number().int().min(1).max(10).default(3),
+  /** First backoff; doubles per retry, with jitter, up to `max_backoff_ms`. */
+  backoff_ms: z.number().int().min(0).max(60_000).default(200),
+  max_backoff_ms: z.number().int().min(0).max(60_000).default(4_000),
+  /** A `retry-after` longer than this is not waited for: the next deployment or fallback is tried instead. */
+  max_retry_after_ms: z.number().int().min(0).max(600_000).default(10_000),
+  /** Consecutive failures after which a deployment is skipped … */
+  failures_before_cooldown: z.number().int().min(1).max(100).default(3),
+  /** … for this long. */
+  cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
 });
 
 export const configSchema = z
   .strictObject({
     providers: z.array(providerSchema).default([]),
     models: z.array(modelSchema).default([]),
+    routing: routingSchema.default(() => routingSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();
@@ -63,16 +123,38 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['models', index, 'id'], message: `duplicate model id '${model.id}'` });
       }
       modelIds.add(model.id);
-      if (!providerIds.has(model.provider)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['models', index, 'provider'],
-          message: `unknown provider '${model.provider}' (declared: ${[...providerIds].join(', ') || 'none'})`,
-        });
+      if ((model.provider === undefined) === (model.deployments === undefined)) {
+        ctx.addIssue({ code: 'custom', path: ['models', index], message: 'give either provider or deployments, not both or neither' });
       }
+      if (model.deployments && model.upstream_model) {
+        ctx.addIssue({ code: 'custom', path: ['models', index, 'upstream_model'], message: 'with deployments, set upstream_model per deployment' });
+      }
+      const references = model.deployments?.map((deployment, d) => ({ id: deployment.provider, path: ['deployments', d, 'provider'] })) ?? [
+        { id: model.provider!, path: ['provider'] },
+      ];
+      for (const reference of references) {
+        if (model.provider === undefined && model.deployments === undefined) break;
+        if (!providerIds.has(reference.id)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, ...reference.path],
+            message: `unknown provider '${reference.id}' (declared: ${[...providerIds].join(', ') || 'none'})`,
+          });
+        }
+      }
+    });
+    config.models.forEach((model, index) => {
+      model.fallbacks.forEach((fallback, f) => {
+        if (!modelIds.has(fallback) || fallback === model.id) {
+          ctx.addIssue({ code: 'custom', path: ['models', index, 'fallbacks', f], message: `fallback '${fallback}' is not another model id` });
+        }
+      });
     });
   });
 
 export type GatewayConfig = z.infer<typeof configSchema>;
 export type ProviderConfig = GatewayConfig['providers'][number];
 export type ModelConfig = GatewayConfig['models'][number];
+export type RoutingConfig = GatewayConfig['routing'];
+export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
+export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

@@ -20,7 +20,9 @@ models:
 test('parses the documented example with ${ENV} interpolation and defaults', () => {
   const config = parseConfig(valid, 'gateway.yaml', { OPENAI_API_KEY: 'sk-upstream' });
   assert.equal(config.providers[0].api_key, 'sk-upstream');
-  assert.deepEqual(config.models[1].capabilities, ['chat', 'streaming']);
+  assert.equal(config.models[1].capabilities, undefined, 'left to the provider-type default at registration');
+  assert.equal(config.models[1].on_unsupported, 'drop');
+  assert.equal(config.routing.max_attempts, 3);
   assert.equal(config.models[1].id, 'team/fast');
 });
 

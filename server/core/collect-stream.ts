@@ -1,4 +1,4 @@
-import type { ModelResponse, StreamEvent, Usage } from './types.js';
+import type { ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from './types.js';
 
 const emptyUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 });
 
@@ -8,7 +8,7 @@ const emptyUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputT
  */
 export async function collectStream(events: AsyncIterable<StreamEvent>): Promise<ModelResponse> {
   const response: ModelResponse = { content: [], finishReason: 'stop', usage: emptyUsage() };
-  const toolCalls = new Map<number, { type: 'tool_call'; id: string; name: string; arguments: string }>();
+  const toolCalls = new Map<number, ToolCallPart>();
   for await (const event of events) {
     const last = response.content.at(-1);
     switch (event.type) {
@@ -19,16 +19,17 @@ export async function collectStream(events: AsyncIterable<StreamEvent>): Promise
         if (last?.type === 'text') last.text += event.text;
         else response.content.push({ type: 'text', text: event.text });
         break;
-      case 'reasoning_delta':
-        if (last?.type === 'reasoning') {
-          last.text += event.text;
-          if (event.signature) last.signature = event.signature;
-        } else {
-          response.content.push({ type: 'reasoning', text: event.text, signature: event.signature });
-        }
+      case 'reasoning_delta': {
+        const part: ReasoningPart = last?.type === 'reasoning' ? last : { type: 'reasoning', text: '' };
+        if (part !== last) response.content.push(part);
+        part.text += event.text;
+        if (event.signature) part.signature = event.signature;
+        if (event.redacted) part.redacted = event.redacted;
         break;
+      }
       case 'tool_call_start': {
-        const call = { type: 'tool_call' as const, id: event.id, name: event.name, arguments: '' };
+        const call: ToolCallPart = { type: 'tool_call', id: event.id, name: event.name, arguments: '' };
+        if (event.signature) call.signature = event.signature;
         toolCalls.set(event.index, call);
         response.content.push(call);
         break;

@@ -1,16 +1,29 @@
-import type { GatewayConfig, ModelCapability, ModelConfig, ProviderConfig } from '../config/config-schema.js';
+import type { GatewayConfig, ModelCapability, ModelConfig, ProviderType } from '../config/config-schema.js';
 import { modelNotFound } from '../http/gateway-error.js';
 import type { Provider } from '../providers/provider.js';
 import { createProvider } from '../providers/registry.js';
+import { defaultCapabilities } from './default-capabilities.js';
 
-/** A model clients can name, bound to the provider instance that serves it. */
+/** One place a model can be served: a provider instance and the name the upstream knows it by. */
+export interface Deployment {
+  /** `<provider id>/<upstream model>`: health is tracked per key, so models sharing a deployment share it. */
+  key: string;
+  provider: Provider;
+  upstreamModel: string;
+  weight: number;
+}
+
+/** A model clients can name, with the deployments that serve it and the models to fall back to. */
 export interface RegisteredModel {
   id: string;
-  upstreamModel: string;
   capabilities: readonly ModelCapability[];
+  onUnsupported: 'drop' | 'reject';
   created: number;
-  providerType: ProviderConfig['type'];
-  provider: Provider;
+  /** The first deployment's provider type, reported as `owned_by`. */
+  ownedBy: ProviderType;
+  deployments: Deployment[];
+  /** Model IDs tried in order when every deployment has failed. */
+  fallbacks: string[];
 }
 
 /** Reported as `created` for models whose config does not say (2026-01-01, the contract's 1.0.0). */
@@ -19,14 +32,12 @@ const defaultCreated = 1_767_225_600;
 /** The models of the config, looked up by the ID clients send. Built once at start-up. */
 export class ModelRegistry {
   private readonly models = new Map<string, RegisteredModel>();
+  private readonly providers: Provider[];
 
   constructor(config: GatewayConfig) {
-    const providers = new Map(config.providers.map((provider) => [provider.id, { config: provider, instance: createProvider(provider) }]));
-    for (const model of config.models) {
-      const provider = providers.get(model.provider);
-      if (!provider) throw new Error(`model ${model.id}: unknown provider ${model.provider}`);
-      this.models.set(model.id, toRegistered(model, provider.config, provider.instance));
-    }
+    const providers = new Map(config.providers.map((provider) => [provider.id, createProvider(provider)]));
+    this.providers = [...providers.values()];
+    for (const model of config.models) this.models.set(model.id, toRegistered(model, providers));
   }
 
   list(): RegisteredModel[] {
@@ -39,15 +50,29 @@ export class ModelRegistry {
     if (!model) throw modelNotFound(id);
     return model;
   }
+
+  /** Closes every provider's upstream connection pool. */
+  async close(): Promise<void> {
+    await Promise.all(this.providers.map((provider) => provider.close?.()));
+  }
 }
 
-function toRegistered(model: ModelConfig, provider: ProviderConfig, instance: Provider): RegisteredModel {
+function toRegistered(model: ModelConfig, providers: Map<string, Provider>): RegisteredModel {
+  const configured = model.deployments ?? [{ provider: model.provider!, upstream_model: model.upstream_model, weight: 1 }];
+  const deployments = configured.map((deployment): Deployment => {
+    const provider = providers.get(deployment.provider);
+    if (!provider) throw new Error(`model ${model.id}: unknown provider ${deployment.provider}`);
+    const upstreamModel = deployment.upstream_model ?? model.id;
+    return { key: `${provider.id}/${upstreamModel}`, provider, upstreamModel, weight: deployment.weight };
+  });
+  const ownedBy = deployments[0]!.provider.type;
   return {
     id: model.id,
-    upstreamModel: model.upstream_model ?? model.id,
-    capabilities: model.capabilities,
+    capabilities: model.capabilities ?? defaultCapabilities(ownedBy),
+    onUnsupported: model.on_unsupported,
     created: model.created ?? defaultCreated,
-    providerType: provider.type,
-    provider: instance,
+    ownedBy,
+    deployments,
+    fallbacks: model.fallbacks,
   };
 }

@@ -56,7 +56,7 @@ describe('countRequestTokens', () => {
   it('counts 3 per message plus 3 reply-priming tokens', () => {
     const request: ModelRequest = {
       ...base,
-      instructions: ['Be brief.'],
+      instructions: [{ text: 'Be brief.' }],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'hello world' }] }],
     };
     const expected = REPLY_PRIMING_TOKENS + TOKENS_PER_MESSAGE * 2 + countTextTokens('Be brief.') + 2;

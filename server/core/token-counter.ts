@@ -83,7 +83,7 @@ export function truncateToTokens(
  */
 export function countRequestTokens(request: ModelRequest): number {
   let total = REPLY_PRIMING_TOKENS;
-  for (const instruction of request.instructions) total += TOKENS_PER_MESSAGE + countTextTokens(instruction);
+  for (const instruction of request.instructions) total += TOKENS_PER_MESSAGE + countTextTokens(instruction.text);
   for (const message of request.messages) {
     total += TOKENS_PER_MESSAGE;
     for (const part of message.content) total += countPartTokens(part);

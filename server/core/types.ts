@@ -30,6 +30,9 @@ export interface ToolCallPart {
   name: string;
   /** The arguments as the JSON text the model produced (kept verbatim: it may not parse). */
   arguments: string;
+  /** Gemini's `thoughtSignature` on a `functionCall` part: Gemini 3 refuses the next turn without it. */
+  signature?: string;
+  cache?: CacheHint;
 }
 
 export interface ToolResultPart {
@@ -40,6 +43,7 @@ export interface ToolResultPart {
   isError?: boolean;
   /** Gemini matches results by function name rather than call ID. */
   name?: string;
+  cache?: CacheHint;
 }
 
 export interface ReasoningPart {
@@ -77,11 +81,17 @@ export type ResponseFormat =
   | { type: 'json_object' }
   | { type: 'json_schema'; name: string; schema: Record<string, unknown>; strict?: boolean; description?: string };
 
+/** One system or developer instruction; Anthropic lets each carry its own cache hint. */
+export interface Instruction {
+  text: string;
+  cache?: CacheHint;
+}
+
 export interface ModelRequest {
   /** The gateway model ID the client asked for. */
   model: string;
   /** System and developer instructions, in order. */
-  instructions: string[];
+  instructions: Instruction[];
   messages: Message[];
   tools: ToolDefinition[];
   toolChoice: ToolChoice;
@@ -93,7 +103,13 @@ export interface ModelRequest {
   topK?: number;
   stopSequences: string[];
   seed?: number;
-  reasoning?: { effort?: string; budgetTokens?: number };
+  frequencyPenalty?: number;
+  presencePenalty?: number;
+  /**
+   * Ask for visible reasoning. `effort` is OpenAI's scale (minimal … high); `budgetTokens` is Anthropic's and
+   * Gemini's. Each provider converts whichever it was not given.
+   */
+  reasoning?: { effort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh'; budgetTokens?: number };
   user?: string;
   metadata?: Record<string, string>;
 }
@@ -111,6 +127,8 @@ export interface Usage {
   /** All generated tokens, reasoning included. */
   outputTokens: number;
   reasoningTokens: number;
+  /** Anthropic's `cache_creation_input_tokens`: prompt tokens written to the cache (part of inputTokens). */
+  cacheWriteInputTokens?: number;
   /** True when the numbers are our estimate rather than the upstream's count. */
   estimated?: boolean;
 }
@@ -118,11 +136,14 @@ export interface Usage {
 export type StreamEvent =
   | { type: 'start'; id?: string }
   | { type: 'text_delta'; text: string }
-  | { type: 'reasoning_delta'; text: string; signature?: string }
-  | { type: 'tool_call_start'; index: number; id: string; name: string }
+  /** Reasoning text, or (with empty text) its signature or redacted payload as Anthropic sends them. */
+  | { type: 'reasoning_delta'; text: string; signature?: string; redacted?: string }
+  /** `index` numbers the tool calls of this answer from 0, whatever the upstream numbered them. */
+  | { type: 'tool_call_start'; index: number; id: string; name: string; signature?: string }
   | { type: 'tool_call_delta'; index: number; argumentsDelta: string }
   | { type: 'tool_call_end'; index: number }
   | { type: 'finish'; reason: FinishReason; stopSequence?: string }
+  /** May come more than once (Gemini repeats it cumulatively); the last one counts. */
   | { type: 'usage'; usage: Usage };
 
 /** A whole, non-streamed answer. */

@@ -39,7 +39,18 @@ export interface GatewayErrorOptions {
   code?: string;
   /** Extra response headers, e.g. `retry-after` or `allow`. */
   headers?: Record<string, string>;
+  /** Set when an upstream provider failed: the router decides from it whether to retry or fall back. */
+  upstream?: UpstreamFailure;
   cause?: unknown;
+}
+
+/** What went wrong upstream, in the terms the router needs. */
+export interface UpstreamFailure {
+  providerId: string;
+  /** The upstream's HTTP status; absent when no answer came (refused, reset, timed out). */
+  status?: number;
+  /** From `retry-after-ms` / `retry-after`, when the upstream said how long to wait. */
+  retryAfterMs?: number;
 }
 
 /** The one error type of the gateway: a kind, an HTTP status and a message safe to show the client. */
@@ -49,6 +60,7 @@ export class GatewayError extends Error {
   readonly param?: string;
   readonly code?: string;
   readonly headers?: Record<string, string>;
+  readonly upstream?: UpstreamFailure;
 
   constructor(
     readonly kind: ErrorKind,
@@ -60,6 +72,7 @@ export class GatewayError extends Error {
     this.param = options.param;
     this.code = options.code;
     this.headers = options.headers;
+    this.upstream = options.upstream;
   }
 }
 

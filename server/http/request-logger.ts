@@ -2,7 +2,8 @@ import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 
 /**
- * One log line per finished request: method, path, status, duration and the key's ID (never its secret).
+ * One log line per finished request: method, path, status, duration, the key's ID (never its secret), and
+ * for model calls the deployment that answered and the token usage read from the upstream.
  * The query string is left out entirely because Gemini clients may put the key there (`?key=`).
  */
 export function createRequestLogger(logger: Logger): RequestHandler {
@@ -18,6 +19,8 @@ export function createRequestLogger(logger: Logger): RequestHandler {
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
           keyId: res.locals.apiKey?.id,
+          route: res.locals.route,
+          usage: res.locals.usage,
           completed: res.writableFinished,
         },
         'request',

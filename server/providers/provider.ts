@@ -1,4 +1,5 @@
-import type { ModelRequest, StreamEvent } from '../core/types.js';
+import type { ProviderType } from '../config/config-schema.js';
+import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
 
 /** What a provider needs to know per call beyond the request itself. */
 export interface CallContext {
@@ -11,8 +12,35 @@ export interface CallContext {
 /**
  * An upstream that can answer a ModelRequest. Every provider streams; non-streamed answers are the stream
  * collected (see core/collect-stream.ts), so each provider has one code path to get right.
+ *
+ * `stream()` must throw (a GatewayError with `upstream` set) before yielding anything when the upstream
+ * refuses the call, so the router can still retry or fall back.
  */
 export interface Provider {
-  readonly type: string;
+  readonly type: ProviderType;
+  /** The provider's `id` in the config. */
+  readonly id: string;
   stream(request: ModelRequest, context: CallContext): AsyncIterable<StreamEvent>;
+  /** Present on providers that speak Chat Completions upstream: used when the client speaks it too. */
+  readonly chatPassThrough?: ChatPassThrough;
+  /** Releases pooled upstream connections (shutdown, tests). */
+  close?(): Promise<void>;
 }
+
+/**
+ * Forwards a Chat Completions body with the least rewriting (model name, auth, provider quirks) and hands
+ * back the upstream's answer as it arrives.
+ */
+export interface ChatPassThrough {
+  forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedChat>;
+}
+
+export type ForwardedChat =
+  | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
+  | {
+      kind: 'stream';
+      /** Each SSE `data:` payload as the upstream sent it, `[DONE]` included; never re-serialized. */
+      frames: AsyncIterable<string>;
+      /** The usage read from the stream so far (complete once `frames` is done). */
+      usage(): Usage | undefined;
+    };

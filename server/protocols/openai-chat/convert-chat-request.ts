@@ -1,4 +1,5 @@
-import type { ContentPart, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/types.js';
+import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/types.js';
+import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { toMediaSource } from './parse-data-url.js';
 import type { ChatCompletionRequest, ChatContentPart, ChatMessage } from './wire-types.js';
@@ -9,14 +10,14 @@ import type { ChatCompletionRequest, ChatContentPart, ChatMessage } from './wire
  * Anthropic and Gemini model them.
  */
 export function convertChatRequest(body: ChatCompletionRequest): ModelRequest {
-  const instructions: string[] = [];
+  const instructions: Instruction[] = [];
   const messages: Message[] = [];
   body.messages.forEach((message, index) => {
     const param = `messages[${index}]`;
     switch (message.role) {
       case 'system':
       case 'developer':
-        instructions.push(textOf(message, param));
+        instructions.push({ text: textOf(message, param) });
         break;
       case 'user':
         messages.push({ role: 'user', content: userParts(message, param) });
@@ -27,7 +28,7 @@ export function convertChatRequest(body: ChatCompletionRequest): ModelRequest {
       case 'tool': {
         const result: ContentPart = {
           type: 'tool_result',
-          callId: message.tool_call_id ?? missing(`${param}.tool_call_id`),
+          callId: decodeToolCallId(message.tool_call_id ?? missing(`${param}.tool_call_id`)).id,
           content: [{ type: 'text', text: textOf(message, param) }],
         };
         const previous = messages.at(-1);
@@ -68,6 +69,8 @@ export function convertChatRequest(body: ChatCompletionRequest): ModelRequest {
     topP: body.top_p ?? undefined,
     stopSequences: body.stop == null ? [] : Array.isArray(body.stop) ? body.stop : [body.stop],
     seed: body.seed ?? undefined,
+    frequencyPenalty: body.frequency_penalty ?? undefined,
+    presencePenalty: body.presence_penalty ?? undefined,
     reasoning: body.reasoning_effort ? { effort: body.reasoning_effort } : undefined,
     user: body.user,
     metadata: body.metadata ?? undefined,
@@ -126,7 +129,8 @@ function assistantParts(message: ChatMessage): ContentPart[] {
   const text = typeof message.content === 'string' ? message.content : (message.content ?? []).map((part) => part.text ?? '').join('');
   if (text) parts.push({ type: 'text', text });
   for (const call of message.tool_calls ?? []) {
-    parts.push({ type: 'tool_call', id: call.id, name: call.function.name, arguments: call.function.arguments });
+    const { id, signature } = decodeToolCallId(call.id);
+    parts.push({ type: 'tool_call', id, name: call.function.name, arguments: call.function.arguments, ...(signature ? { signature } : {}) });
   }
   return parts;
 }

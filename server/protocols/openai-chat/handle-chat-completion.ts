@@ -1,53 +1,58 @@
-import { checkCapabilities } from '../../core/check-capabilities.js';
-import { collectStream } from '../../core/collect-stream.js';
-import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
+import type { Response } from 'express';
 import type { ModelRegistry } from '../../core/model-registry.js';
+import type { Router } from '../../core/router.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { renderErrorBody } from '../../http/render-error.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertChatRequest } from './convert-chat-request.js';
-import { newChatCompletionId, renderChatCompletion } from './render-chat-completion.js';
+import { newChatCompletionId } from './render-chat-completion.js';
+import { startChatAnswer, type ChatAnswer } from './start-chat-answer.js';
 import { toChatChunks } from './to-chat-chunks.js';
 
-/** `POST /v1/chat/completions`, JSON or `text/event-stream`. */
-export function createChatCompletionHandler(registry: ModelRegistry): OperationHandler<'createChatCompletion'> {
+/** `POST /v1/chat/completions`, JSON or `text/event-stream`, over whichever deployment the router picks. */
+export function createChatCompletionHandler(registry: ModelRegistry, router: Router): OperationHandler<'createChatCompletion'> {
   return async (req, res) => {
     const body = req.body;
     const model = registry.resolve(body.model);
     const request = convertChatRequest(body);
-    const stream = body.stream === true;
-    checkCapabilities(model, request, { stream });
     const signal = requestAbortSignal(res);
-    const events = model.provider.stream(request, { upstreamModel: model.upstreamModel, signal });
-
-    if (!stream) {
-      res.json(renderChatCompletion(await collectStream(events), body.model));
-      return;
-    }
-
-    // Before answering 200: an upstream that fails at once must still get an error status, because the
-    // SDK ignores a 200 JSON body on a stream request.
-    const started = await prefetchFirstEvent(events);
-    const sse = new SseWriter(res);
-    try {
-      const chunks = toChatChunks(started, {
+    const toChunks = (events: Parameters<typeof toChatChunks>[0]) =>
+      toChatChunks(events, {
         id: newChatCompletionId(),
         model: body.model,
         created: Math.floor(Date.now() / 1000),
         includeUsage: body.stream_options?.include_usage === true,
       });
-      for await (const chunk of chunks) {
+    const answer = await router.run(model, (target) => startChatAnswer(target, { body, request, signal, toChunks }), signal);
+    describeAnswer(res, answer);
+
+    if (answer.kind === 'completion') {
+      res.locals.usage = answer.usage();
+      res.json(answer.body as never);
+      return;
+    }
+    const sse = new SseWriter(res);
+    try {
+      for await (const frame of answer.frames) {
         if (!sse.isOpen) break;
-        await sse.send(chunk);
+        await sse.send(frame);
       }
-      await sse.send('[DONE]');
     } catch (error) {
       // Headers are gone: report in-band, as OpenAI does, so the SDK throws instead of hanging.
       if (!signal.aborted) await sse.send(renderErrorBody('openai', toGatewayError(error)));
     } finally {
+      res.locals.usage = answer.usage();
       sse.end();
     }
   };
+}
+
+/** Response headers that say how the gateway served the request, and what it left out. */
+function describeAnswer(res: Response, answer: ChatAnswer): void {
+  res.setHeader('x-gateway-model', answer.target.model.id);
+  res.setHeader('x-gateway-provider', answer.target.deployment.provider.id);
+  if (answer.droppedParams.length > 0) res.setHeader('x-gateway-dropped-params', answer.droppedParams.join(', '));
+  res.locals.route = { model: answer.target.model.id, deployment: answer.target.deployment.key };
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { ModelResponse, Usage } from '../../core/types.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import type { ChatCompletion, ChatUsage } from './wire-types.js';
@@ -12,7 +13,7 @@ export function renderChatCompletion(response: ModelResponse, model: string): Ch
   const text = response.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
   const toolCalls = response.content.flatMap((part) =>
     part.type === 'tool_call'
-      ? [{ id: part.id, type: 'function' as const, function: { name: part.name, arguments: part.arguments } }]
+      ? [{ id: encodeToolCallId(part.id, part.signature), type: 'function' as const, function: { name: part.name, arguments: part.arguments } }]
       : [],
   );
   return {

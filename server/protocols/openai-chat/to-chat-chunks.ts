@@ -1,3 +1,4 @@
+import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { StreamEvent, Usage } from '../../core/types.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import { renderChatUsage } from './render-chat-completion.js';
@@ -44,7 +45,7 @@ export async function* toChatChunks(events: AsyncIterable<StreamEvent>, options:
         if (event.text) yield chunk({ reasoning_content: event.text });
         break;
       case 'tool_call_start':
-        yield chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
+        yield chunk({ tool_calls: [{ index: event.index, id: encodeToolCallId(event.id, event.signature), type: 'function', function: { name: event.name, arguments: '' } }] });
         break;
       case 'tool_call_delta':
         if (event.argumentsDelta) yield chunk({ tool_calls: [{ index: event.index, function: { arguments: event.argumentsDelta } }] });

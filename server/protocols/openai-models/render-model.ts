@@ -9,7 +9,7 @@ export function renderModel(model: RegisteredModel): Model {
     id: model.id,
     object: 'model',
     created: model.created,
-    owned_by: model.providerType,
+    owned_by: model.ownedBy,
     capabilities: [...model.capabilities],
   };
 }

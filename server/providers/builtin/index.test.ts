@@ -7,7 +7,7 @@ import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import { createBuiltinProvider } from './index.js';
 
 const request = (messages: Message[], extra: Partial<ModelRequest> = {}) =>
-  modelRequest(messages, { instructions: ['Be helpful.'], ...extra });
+  modelRequest(messages, { instructions: [{ text: 'Be helpful.' }], ...extra });
 const say = userSays;
 const context = (signal = new AbortController().signal) => ({ upstreamModel: 'builtin-echo', signal });
 const weather = {

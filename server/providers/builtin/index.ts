@@ -15,6 +15,8 @@ import { streamAnswer } from './stream-answer.js';
 
 /** Options for {@link createBuiltinProvider}. */
 export interface BuiltinProviderOptions {
+  /** The provider's `id` in the config. */
+  id?: string;
   /** Milliseconds between stream deltas; 0 (default) only yields to the event loop. */
   chunkDelayMs?: number;
 }
@@ -31,6 +33,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
   const chunkDelayMs = Math.max(0, options.chunkDelayMs ?? 0);
   return {
     type: 'builtin',
+    id: options.id ?? 'builtin',
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       context.signal.throwIfAborted();
       const plan = planAnswer(request);

@@ -1,0 +1,123 @@
+import type { RoutingConfig } from '../config/config-schema.js';
+import { GatewayError } from '../http/gateway-error.js';
+import { classifyFailure } from './classify-failure.js';
+import { DeploymentHealth } from './deployment-health.js';
+import type { Deployment, ModelRegistry, RegisteredModel } from './model-registry.js';
+import { pickWeighted } from './pick-deployment.js';
+
+/** The model (the requested one or a fallback) and deployment one attempt goes to. */
+export interface RouteTarget {
+  model: RegisteredModel;
+  deployment: Deployment;
+}
+
+/** Told about every failed attempt, for the log. */
+export type AttemptObserver = (failure: { target: RouteTarget; attempt: number; error: unknown; verdict: string }) => void;
+
+export interface RouterOptions {
+  settings: RoutingConfig;
+  health?: DeploymentHealth;
+  random?: () => number;
+  onAttemptFailed?: AttemptObserver;
+}
+
+/**
+ * Runs one client request against a model's deployments, then its fallbacks. `attempt` must resolve only
+ * once the upstream's answer has started (the first event is in hand) and before anything reached the
+ * client: a failure up to then can be retried; after it, never.
+ *
+ * Per model: up to `max_attempts` tries. Each try picks by weight among healthy deployments, preferring
+ * ones not yet tried for this request; retrying a deployment already tried waits (exponential backoff
+ * with jitter, or the upstream's `retry-after` when it is at most `max_retry_after_ms`). Cooling-down
+ * deployments are skipped while anything in the chain is healthy; when nothing is, the one whose
+ * cool-down ends soonest is tried rather than failing without trying.
+ */
+export class Router {
+  private readonly settings: RoutingConfig;
+  private readonly health: DeploymentHealth;
+  private readonly random: () => number;
+  private readonly onAttemptFailed?: AttemptObserver;
+
+  constructor(
+    private readonly registry: ModelRegistry,
+    options: RouterOptions,
+  ) {
+    this.settings = options.settings;
+    this.health = options.health ?? new DeploymentHealth(options.settings);
+    this.random = options.random ?? Math.random;
+    this.onAttemptFailed = options.onAttemptFailed;
+  }
+
+  async run<T>(model: RegisteredModel, attempt: (target: RouteTarget) => Promise<T>, signal: AbortSignal): Promise<T> {
+    const chain = [model, ...model.fallbacks.map((id) => this.registry.resolve(id))];
+    const lastResort = !chain.some((candidate) => candidate.deployments.some((deployment) => !this.health.isCoolingDown(deployment.key)));
+    let lastError: unknown;
+    let attemptNumber = 0;
+    for (const candidate of chain) {
+      /** Deployments tried for this request, with the `retry-after` each asked for. */
+      const tried = new Map<Deployment, number | undefined>();
+      const excluded = new Set<Deployment>();
+      for (let n = 0; n < this.settings.max_attempts; n++) {
+        const deployment = this.choose(candidate, tried, excluded, lastResort);
+        if (!deployment) break;
+        if (tried.has(deployment)) {
+          const wait = this.waitBeforeRetry(n, tried.get(deployment));
+          if (wait === undefined) break;
+          await sleep(wait, signal);
+        }
+        attemptNumber += 1;
+        try {
+          const value = await attempt({ model: candidate, deployment });
+          this.health.recordSuccess(deployment.key);
+          return value;
+        } catch (error) {
+          signal.throwIfAborted();
+          const verdict = classifyFailure(error);
+          this.onAttemptFailed?.({ target: { model: candidate, deployment }, attempt: attemptNumber, error, verdict });
+          if (verdict === 'stop') throw error;
+          const retryAfterMs = error instanceof GatewayError ? error.upstream?.retryAfterMs : undefined;
+          this.health.recordFailure(deployment.key, retryAfterMs);
+          lastError = error;
+          tried.set(deployment, retryAfterMs);
+          if (verdict === 'next') excluded.add(deployment);
+        }
+      }
+    }
+    throw lastError ?? new GatewayError('overloaded', `Every deployment of '${model.id}' is cooling down after failures; try again shortly.`, { status: 503 });
+  }
+
+  /** Untried healthy deployments first, then tried healthy ones (a retry), never excluded ones. */
+  private choose(model: RegisteredModel, tried: Map<Deployment, unknown>, excluded: Set<Deployment>, lastResort: boolean): Deployment | undefined {
+    const usable = model.deployments.filter((deployment) => !excluded.has(deployment));
+    if (lastResort) {
+      const soonest = [...usable].sort((a, b) => this.health.coolingUntil(a.key) - this.health.coolingUntil(b.key));
+      return soonest.find((deployment) => !tried.has(deployment)) ?? soonest[0];
+    }
+    const healthy = usable.filter((deployment) => !this.health.isCoolingDown(deployment.key) || tried.has(deployment));
+    const untried = healthy.filter((deployment) => !tried.has(deployment));
+    return pickWeighted(untried.length > 0 ? untried : healthy, this.random);
+  }
+
+  /** Milliseconds to wait before retry `n` (1-based) of the same deployment, or undefined to give up on it. */
+  private waitBeforeRetry(n: number, retryAfterMs: number | undefined): number | undefined {
+    if (retryAfterMs !== undefined) return retryAfterMs <= this.settings.max_retry_after_ms ? retryAfterMs : undefined;
+    const exponential = Math.min(this.settings.max_backoff_ms, this.settings.backoff_ms * 2 ** (n - 1));
+    return exponential * (0.5 + this.random() / 2);
+  }
+}
+
+/** setTimeout that ends early, rejecting, when the client goes away. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    signal.throwIfAborted();
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

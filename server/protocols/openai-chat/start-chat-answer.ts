@@ -1,0 +1,76 @@
+import { collectStream } from '../../core/collect-stream.js';
+import { gateCapabilities } from '../../core/gate-capabilities.js';
+import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
+import type { RouteTarget } from '../../core/router.js';
+import type { ModelRequest, StreamEvent, Usage } from '../../core/types.js';
+import { chatFeatureParams, withoutDroppedParams } from './chat-params.js';
+import { renderChatCompletion } from './render-chat-completion.js';
+import type { ChatCompletionRequest } from './wire-types.js';
+
+/** An answer that has started upstream but of which the client has seen nothing yet. */
+export type ChatAnswer = (
+  | { kind: 'completion'; body: Record<string, unknown> }
+  /** Chunk objects or verbatim upstream `data:` payloads, `[DONE]` last. */
+  | { kind: 'stream'; frames: AsyncIterable<unknown> }
+) & {
+  target: RouteTarget;
+  /** Request fields left out because the model lacks the capability. */
+  droppedParams: string[];
+  /** Known once the answer is complete. */
+  usage(): Usage | undefined;
+};
+
+export interface ChatAttemptInput {
+  body: ChatCompletionRequest;
+  request: ModelRequest;
+  signal: AbortSignal;
+  /** Builds the chunk stream for translated answers (id, created, include_usage). */
+  toChunks(events: AsyncIterable<StreamEvent>): AsyncIterable<unknown>;
+}
+
+/**
+ * One routing attempt for a Chat Completions request: fit the request to the target model, then either
+ * forward it as is (the upstream speaks Chat Completions) or translate through the internal
+ * representation. Resolves once the upstream has started answering, so failures until then can be
+ * retried; a non-stream translated answer is collected whole here, so it stays retryable throughout.
+ */
+export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInput): Promise<ChatAnswer> {
+  const { body, signal } = input;
+  const stream = body.stream === true;
+  const { request, dropped } = gateCapabilities(target.model, input.request, { stream, params: chatFeatureParams });
+  const context = { upstreamModel: target.deployment.upstreamModel, signal };
+  const passThrough = target.deployment.provider.chatPassThrough;
+
+  if (passThrough) {
+    const { body: forwardedBody, removed } = withoutDroppedParams(body as Record<string, unknown>, dropped);
+    const forwarded = await passThrough.forward(forwardedBody, context);
+    if (forwarded.kind === 'json') {
+      return { kind: 'completion', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
+    }
+    const frames = await prefetchFirstEvent(forwarded.frames);
+    return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage };
+  }
+
+  const droppedParams = withoutDroppedParams(body as Record<string, unknown>, dropped).removed;
+  const events = target.deployment.provider.stream({ ...request, model: target.model.id }, context);
+  if (!stream) {
+    const response = await collectStream(events);
+    const completion = renderChatCompletion(response, body.model) as unknown as Record<string, unknown>;
+    return { kind: 'completion', body: completion, target, droppedParams, usage: () => response.usage };
+  }
+  let usage: Usage | undefined;
+  const observed = observeUsage(await prefetchFirstEvent(events), (seen) => (usage = seen));
+  return { kind: 'stream', frames: withDone(input.toChunks(observed)), target, droppedParams, usage: () => usage };
+}
+
+async function* observeUsage(events: AsyncIterable<StreamEvent>, onUsage: (usage: Usage) => void): AsyncGenerator<StreamEvent> {
+  for await (const event of events) {
+    if (event.type === 'usage') onUsage(event.usage);
+    yield event;
+  }
+}
+
+async function* withDone(chunks: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+  yield* chunks;
+  yield '[DONE]';
+}

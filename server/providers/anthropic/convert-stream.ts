@@ -1,0 +1,191 @@
+import type { StreamEvent } from '../../core/types.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import { asRecord, parseJson } from '../upstream/parse-json.js';
+import type { SseEvent } from '../upstream/read-sse.js';
+import { mapAnthropicStopReason } from './map-finish-reason.js';
+import { anthropicStreamError } from './read-error.js';
+import type { AnthropicStreamEvent, AnthropicUsage } from './wire-types.js';
+
+export interface AnthropicStreamOptions {
+  /** The config's provider ID, named in errors. */
+  providerId: string;
+  /** Set when the request asked for JSON through the response tool (convert-request.ts's `jsonResponseToolName`). */
+  jsonToolName?: string;
+}
+
+/** What each Anthropic content block (by Anthropic's block index) turned into. */
+type Block =
+  | { kind: 'text' }
+  | { kind: 'thinking' }
+  | { kind: 'tool'; index: number; sentArguments: boolean }
+  | { kind: 'json' }
+  /** Server tool calls, their results, and block types newer than this code. */
+  | { kind: 'ignored' };
+
+/**
+ * Anthropic's Messages stream as gateway stream events
+ * (https://docs.anthropic.com/en/docs/build-with-claude/streaming).
+ *
+ * Ends with `finish` then `usage` at `message_stop`; an `error` event, a payload that is not JSON, or a
+ * stream that stops before `message_stop` throws a GatewayError. With `jsonToolName`, the JSON tool's input
+ * comes out as the answer's text, and text the model wrote before calling it is dropped, so the text is
+ * exactly the JSON.
+ *
+ * @example
+ * yield* convertAnthropicStream(readSse(body), { providerId: 'anthropic', jsonToolName: 'json' });
+ */
+export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, options: AnthropicStreamOptions): AsyncGenerator<StreamEvent> {
+  const { providerId, jsonToolName } = options;
+  const blocks = new Map<number, Block>();
+  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  let stopReason: string | null | undefined;
+  let stopSequence: string | null | undefined;
+  let toolCalls = 0;
+  let jsonToolAnswered = false;
+  // In JSON mode, text is held until we know whether it is a preamble to the JSON tool (dropped) or the
+  // answer itself (the model may answer in text when it was not forced to call the tool).
+  let heldText: string[] | undefined = jsonToolName !== undefined ? [] : undefined;
+  const releaseHeldText = function* (): Generator<StreamEvent> {
+    const text = heldText?.join('') ?? '';
+    heldText = undefined;
+    if (text !== '') yield { type: 'text_delta', text };
+  };
+  const text = function* (value: string | undefined): Generator<StreamEvent> {
+    // Once the JSON tool has answered, any text would corrupt the JSON.
+    if (!value || jsonToolAnswered) return;
+    if (heldText) heldText.push(value);
+    else yield { type: 'text_delta', text: value };
+  };
+
+  for await (const sse of events) {
+    const event = parseEvent(sse, providerId);
+    const type = event.type ?? sse.event;
+    switch (type) {
+      case 'message_start':
+        readUsage(usage, event.message?.usage);
+        yield event.message?.id ? { type: 'start', id: event.message.id } : { type: 'start' };
+        break;
+      case 'content_block_start': {
+        const block = event.content_block;
+        const index = event.index ?? blocks.size;
+        switch (block?.type) {
+          case 'text':
+            blocks.set(index, { kind: 'text' });
+            yield* text(block.text);
+            break;
+          case 'tool_use':
+            if (jsonToolName !== undefined && block.name === jsonToolName) {
+              blocks.set(index, { kind: 'json' });
+              jsonToolAnswered = true;
+              heldText = undefined;
+            } else {
+              yield* releaseHeldText();
+              blocks.set(index, { kind: 'tool', index: toolCalls, sentArguments: false });
+              yield { type: 'tool_call_start', index: toolCalls, id: block.id ?? '', name: block.name ?? '' };
+              toolCalls += 1;
+            }
+            break;
+          case 'thinking':
+            blocks.set(index, { kind: 'thinking' });
+            if (block.thinking || block.signature) yield reasoning(block.thinking ?? '', block.signature);
+            break;
+          case 'redacted_thinking':
+            blocks.set(index, { kind: 'ignored' });
+            if (block.data) yield { type: 'reasoning_delta', text: '', redacted: block.data };
+            break;
+          default:
+            blocks.set(index, { kind: 'ignored' });
+        }
+        break;
+      }
+      case 'content_block_delta': {
+        const block = blocks.get(event.index ?? -1);
+        const delta = event.delta;
+        if (!block || !delta) break;
+        switch (delta.type) {
+          case 'text_delta':
+            if (block.kind === 'text') yield* text(delta.text);
+            break;
+          case 'input_json_delta':
+            if (!delta.partial_json) break;
+            if (block.kind === 'tool') {
+              block.sentArguments = true;
+              yield { type: 'tool_call_delta', index: block.index, argumentsDelta: delta.partial_json };
+            } else if (block.kind === 'json') {
+              yield { type: 'text_delta', text: delta.partial_json };
+            }
+            break;
+          case 'thinking_delta':
+            if (block.kind === 'thinking' && delta.thinking) yield reasoning(delta.thinking);
+            break;
+          case 'signature_delta':
+            if (block.kind === 'thinking' && delta.signature) yield reasoning('', delta.signature);
+            break;
+          default:
+          // citations_delta and newer delta types carry nothing we represent.
+        }
+        break;
+      }
+      case 'content_block_stop': {
+        const block = blocks.get(event.index ?? -1);
+        if (block?.kind !== 'tool') break;
+        // A call without arguments streams none; `{}` keeps the arguments parseable for the client.
+        if (!block.sentArguments) yield { type: 'tool_call_delta', index: block.index, argumentsDelta: '{}' };
+        yield { type: 'tool_call_end', index: block.index };
+        break;
+      }
+      case 'message_delta':
+        readUsage(usage, event.usage);
+        if (event.delta?.stop_reason !== undefined) stopReason = event.delta.stop_reason;
+        if (event.delta?.stop_sequence !== undefined) stopSequence = event.delta.stop_sequence;
+        break;
+      case 'message_stop': {
+        yield* releaseHeldText();
+        const reason = mapAnthropicStopReason(stopReason, jsonToolAnswered && toolCalls === 0);
+        yield typeof stopSequence === 'string' ? { type: 'finish', reason, stopSequence } : { type: 'finish', reason };
+        yield {
+          type: 'usage',
+          usage: {
+            // Anthropic counts cached and cache-written prompt tokens apart from input_tokens; ours include them.
+            inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,
+            cachedInputTokens: usage.cacheRead,
+            cacheWriteInputTokens: usage.cacheWrite,
+            outputTokens: usage.output,
+            // Anthropic bills thinking as output tokens without saying how many.
+            reasoningTokens: 0,
+          },
+        };
+        return;
+      }
+      case 'error':
+        throw anthropicStreamError(asRecord(event), providerId);
+      default:
+      // `ping` and event types newer than this code.
+    }
+  }
+  throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+}
+
+function reasoning(text: string, signature?: string): StreamEvent {
+  return signature ? { type: 'reasoning_delta', text, signature } : { type: 'reasoning_delta', text };
+}
+
+function parseEvent(sse: SseEvent, providerId: string): AnthropicStreamEvent {
+  const json = asRecord(parseJson(sse.data));
+  if (!json) {
+    throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
+      upstream: { providerId },
+    });
+  }
+  return json as AnthropicStreamEvent;
+}
+
+/** Counts are cumulative, and `message_delta` may repeat or correct the input counts: the latest wins. */
+function readUsage(into: { input: number; cacheRead: number; cacheWrite: number; output: number }, usage: AnthropicUsage | null | undefined): void {
+  if (!usage) return;
+  const count = (value: unknown, previous: number) => (typeof value === 'number' && Number.isFinite(value) ? value : previous);
+  into.input = count(usage.input_tokens, into.input);
+  into.cacheRead = count(usage.cache_read_input_tokens, into.cacheRead);
+  into.cacheWrite = count(usage.cache_creation_input_tokens, into.cacheWrite);
+  into.output = count(usage.output_tokens, into.output);
+}

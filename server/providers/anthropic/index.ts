@@ -1,0 +1,41 @@
+/**
+ * The Anthropic Messages upstream (`type: anthropic`): POST /v1/messages, always streamed
+ * (https://docs.anthropic.com/en/api/messages). The config's `base_url` has no `/v1`, as in Anthropic's SDK.
+ */
+import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { CallContext, Provider } from '../provider.js';
+import { readSse } from '../upstream/read-sse.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import { convertRequestToAnthropic, jsonResponseToolName } from './convert-request.js';
+import { convertAnthropicStream } from './convert-stream.js';
+import { readAnthropicError } from './read-error.js';
+
+/** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
+export const anthropicVersion = '2023-06-01';
+
+/**
+ * Creates the provider for one configured Anthropic upstream, with its own connection pool.
+ *
+ * @example
+ * const provider = createAnthropicProvider({ id: 'anthropic', type: 'anthropic', api_key: process.env.ANTHROPIC_API_KEY });
+ * const response = await collectStream(provider.stream(request, { upstreamModel: 'claude-sonnet-4-5', signal }));
+ */
+export function createAnthropicProvider(config: ProviderConfig): Provider {
+  const client = new UpstreamClient(config, 'https://api.anthropic.com', {
+    readError: readAnthropicError,
+    headers: { 'x-api-key': config.api_key ?? '', 'anthropic-version': anthropicVersion },
+  });
+  return {
+    type: 'anthropic',
+    id: config.id,
+    close: () => client.close(),
+    async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
+      const body = convertRequestToAnthropic(request, context.upstreamModel);
+      // Awaited before the first yield, so a refused call throws while the router can still retry.
+      const reply = await client.postJson('/v1/messages', body, context.signal);
+      const jsonToolName = request.responseFormat.type === 'text' ? undefined : jsonResponseToolName;
+      yield* convertAnthropicStream(readSse(client.chunks(reply, context.signal)), { providerId: config.id, jsonToolName });
+    },
+  };
+}

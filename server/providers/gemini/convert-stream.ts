@@ -1,0 +1,125 @@
+import { randomBytes } from 'node:crypto';
+import type { StreamEvent, Usage } from '../../core/types.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import { asRecord, parseJson } from '../upstream/parse-json.js';
+import type { SseEvent } from '../upstream/read-sse.js';
+import { upstreamStatusError } from '../upstream/upstream-error.js';
+import { mapGeminiFinishReason } from './map-finish-reason.js';
+import { readGeminiError } from './read-error.js';
+import type { GeminiChunk, GeminiResponsePart, GeminiUsageMetadata } from './wire-types.js';
+
+/**
+ * Converts Gemini's `streamGenerateContent?alt=sse` events into gateway stream events
+ * (https://ai.google.dev/api/generate-content#method:-models.streamgeneratecontent).
+ *
+ * Every event is a whole GenerateContentResponse holding only what is new, except `usageMetadata`, which
+ * is cumulative. `finish` and `usage` therefore come once the stream has ended, from the last values seen.
+ * A stream that ends without any finishReason was cut off and is an error, not a short answer.
+ *
+ * @example
+ * yield* convertGeminiStream(readSse(client.chunks(reply, signal)), 'google');
+ */
+export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<StreamEvent> {
+  let started = false;
+  let toolCalls = 0;
+  let finishReason: string | undefined;
+  let blocked = false;
+  let usage: GeminiUsageMetadata | undefined;
+
+  for await (const event of events) {
+    if (event.data.trim() === '') continue;
+    const chunk = readChunk(event.data, providerId);
+    if (!started) {
+      started = true;
+      yield typeof chunk.responseId === 'string' ? { type: 'start', id: chunk.responseId } : { type: 'start' };
+    }
+    const usageMetadata = asRecord(chunk.usageMetadata);
+    if (usageMetadata) usage = usageMetadata;
+    // We never ask for more than one candidate.
+    const candidate = Array.isArray(chunk.candidates) ? asRecord(chunk.candidates[0]) : undefined;
+    if (!candidate && typeof asRecord(chunk.promptFeedback)?.blockReason === 'string') blocked = true;
+    const parts = asRecord(candidate?.content)?.parts;
+    for (const part of Array.isArray(parts) ? (parts as unknown[]) : []) {
+      const record = asRecord(part);
+      if (!record) continue;
+      for (const converted of convertPart(record as GeminiResponsePart, toolCalls)) {
+        if (converted.type === 'tool_call_end') toolCalls += 1;
+        yield converted;
+      }
+    }
+    if (typeof candidate?.finishReason === 'string') finishReason = candidate.finishReason;
+  }
+
+  if (finishReason === undefined && !blocked) {
+    throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+  }
+  yield { type: 'finish', reason: finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(finishReason, toolCalls > 0) };
+  if (usage) yield { type: 'usage', usage: convertUsage(usage) };
+}
+
+/** Parses one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
+function readChunk(data: string, providerId: string): GeminiChunk {
+  const chunk = asRecord(parseJson(data));
+  if (!chunk) {
+    throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
+      upstream: { providerId },
+    });
+  }
+  const error = asRecord(chunk.error);
+  if (error) {
+    const status = typeof error.code === 'number' && error.code >= 400 ? error.code : 500;
+    // No secrets to scrub by value here; key-shaped strings are still removed.
+    throw upstreamStatusError(providerId, status, {}, readGeminiError(chunk), []);
+  }
+  return chunk as GeminiChunk;
+}
+
+/**
+ * One response part as events. Gemini sends each function call whole, so a call is start, one delta with
+ * all its arguments, and end. A thoughtSignature on a plain text part is dropped: Google documents those
+ * as optional to send back, unlike the ones on functionCall parts. Image output (`inlineData`) is not
+ * carried yet, nor are code-execution parts.
+ */
+function convertPart(part: GeminiResponsePart, index: number): StreamEvent[] {
+  const call = asRecord(part.functionCall);
+  if (call) {
+    const signature = signatureOf(part);
+    return [
+      {
+        type: 'tool_call_start',
+        index,
+        id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${randomBytes(12).toString('hex')}`,
+        name: typeof call.name === 'string' ? call.name : '',
+        ...(signature && { signature }),
+      },
+      { type: 'tool_call_delta', index, argumentsDelta: JSON.stringify(asRecord(call.args) ?? {}) },
+      { type: 'tool_call_end', index },
+    ];
+  }
+  if (typeof part.text !== 'string') return [];
+  if (part.thought === true) {
+    const signature = signatureOf(part);
+    if (part.text === '' && !signature) return [];
+    return [{ type: 'reasoning_delta', text: part.text, ...(signature && { signature }) }];
+  }
+  return part.text === '' ? [] : [{ type: 'text_delta', text: part.text }];
+}
+
+function signatureOf(part: GeminiResponsePart): string | undefined {
+  return typeof part.thoughtSignature === 'string' && part.thoughtSignature !== '' ? part.thoughtSignature : undefined;
+}
+
+/**
+ * Gemini counts thoughts apart from candidates; the gateway's output includes reasoning. Tokens of tool
+ * results fed back by Gemini's own tools are prompt tokens too.
+ */
+function convertUsage(metadata: GeminiUsageMetadata): Usage {
+  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
+  const thoughts = count(metadata.thoughtsTokenCount);
+  return {
+    inputTokens: count(metadata.promptTokenCount) + count(metadata.toolUsePromptTokenCount),
+    cachedInputTokens: count(metadata.cachedContentTokenCount),
+    outputTokens: count(metadata.candidatesTokenCount) + thoughts,
+    reasoningTokens: thoughts,
+  };
+}

@@ -1,0 +1,48 @@
+/**
+ * The Google Gemini upstream (`type: gemini`): the Gemini API's generateContent family
+ * (https://ai.google.dev/api/generate-content). Always streams (`:streamGenerateContent?alt=sse`);
+ * non-streamed answers are this stream collected.
+ */
+import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { CallContext, Provider } from '../provider.js';
+import { readSse } from '../upstream/read-sse.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import { convertToGeminiRequest } from './convert-request.js';
+import { convertGeminiStream } from './convert-stream.js';
+import { readGeminiError } from './read-error.js';
+
+/** The config's `base_url` has no API version, like the `@google/genai` SDK's `httpOptions.baseUrl`. */
+export const defaultGeminiBaseUrl = 'https://generativelanguage.googleapis.com';
+
+/** The streaming endpoint for a model name as Gemini knows it (`gemini-2.5-flash`, without `models/`). */
+export function geminiStreamPath(upstreamModel: string): string {
+  return `/v1beta/models/${encodeURIComponent(upstreamModel)}:streamGenerateContent?alt=sse`;
+}
+
+/**
+ * Creates a Gemini provider with its own connection pool. The key travels in `x-goog-api-key`, never in
+ * the URL, so it cannot end up in logs of URLs.
+ *
+ * @example
+ * const provider = createGeminiProvider({ id: 'google', type: 'gemini', api_key: process.env.GEMINI_API_KEY });
+ * for await (const event of provider.stream(request, { upstreamModel: 'gemini-2.5-flash', signal })) console.log(event);
+ */
+export function createGeminiProvider(config: ProviderConfig): Provider {
+  const client = new UpstreamClient(config, defaultGeminiBaseUrl, {
+    readError: readGeminiError,
+    // Without a key (a proxy that adds its own, via the config's `headers`) no empty header is sent.
+    headers: config.api_key ? { 'x-goog-api-key': config.api_key } : {},
+  });
+  return {
+    type: 'gemini',
+    id: config.id,
+    close: () => client.close(),
+    async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
+      // Converting first means an unconvertible request fails before any upstream call is made.
+      const body = convertToGeminiRequest(request);
+      const reply = await client.postJson(geminiStreamPath(context.upstreamModel), body, context.signal);
+      yield* convertGeminiStream(readSse(client.chunks(reply, context.signal)), config.id);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Servers that speak OpenAI's Chat Completions without being OpenAI: vLLM, Ollama, llama.cpp, Groq,
+ * DeepSeek, OpenRouter, LM Studio… They share the OpenAI provider's code; what differs between them is
+ * described by `quirks` (see quirks.ts for the defaults and why).
+ */
+import type { ProviderConfig } from '../../config/config-schema.js';
+import { createOpenAIProvider } from '../openai/index.js';
+import type { Provider } from '../provider.js';
+import { resolveQuirks } from './quirks.js';
+
+/**
+ * Creates an OpenAI-compatible provider. `base_url` is required (there is no default server) and, like
+ * the OpenAI SDK's, includes the version prefix: `http://localhost:11434/v1` for Ollama.
+ *
+ * @example
+ * createOpenAICompatibleProvider({ id: 'local', type: 'openai-compatible', base_url: 'http://localhost:8000/v1' });
+ */
+export function createOpenAICompatibleProvider(config: ProviderConfig): Provider {
+  if (!config.base_url) {
+    throw new Error(
+      `Provider '${config.id}' (type openai-compatible) needs a base_url, such as http://localhost:11434/v1 for Ollama or http://localhost:8000/v1 for vLLM.`,
+    );
+  }
+  return createOpenAIProvider(config, resolveQuirks(config.quirks, config.type));
+}

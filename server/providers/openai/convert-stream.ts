@@ -1,0 +1,114 @@
+import { randomBytes } from 'node:crypto';
+import type { StreamEvent, Usage } from '../../core/types.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import { asRecord, parseJson } from '../upstream/parse-json.js';
+import type { SseEvent } from '../upstream/read-sse.js';
+import { mapOpenAIFinishReason } from './map-finish-reason.js';
+import { streamFailure } from './read-error.js';
+import type { ChatChunk, ChatDelta, ChatToolCallDelta, ChatWireUsage } from './wire-types.js';
+
+/**
+ * Chat Completions chunks → internal stream events.
+ * https://platform.openai.com/docs/api-reference/chat-streaming
+ *
+ * Only the first choice is read (we never ask for `n > 1`). Usage may come in its own `choices: []`
+ * chunk, in the finishing chunk, or not at all (servers without `stream_options`); it is always emitted
+ * after `finish`. A stream that ends before any `finish_reason` was cut off and throws, so nobody
+ * mistakes half an answer for a whole one.
+ */
+export async function* convertStream(events: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<StreamEvent> {
+  let started = false;
+  let finished = false;
+  let pendingUsage: Usage | undefined;
+  /** Upstream tool-call index → ours (0, 1, … in order of appearance). */
+  const toolCalls = new Map<number, number>();
+
+  for await (const { data } of events) {
+    if (data.trim() === '[DONE]') break;
+    if (data.trim() === '') continue;
+    const record = asRecord(parseJson(data));
+    if (!record) {
+      throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
+        upstream: { providerId },
+      });
+    }
+    if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
+    const chunk = record as ChatChunk;
+
+    if (!started) {
+      started = true;
+      yield typeof chunk.id === 'string' ? { type: 'start', id: chunk.id } : { type: 'start' };
+    }
+
+    const choice = Array.isArray(chunk.choices) ? chunk.choices.find((c) => (asRecord(c)?.index ?? 0) === 0) : undefined;
+    const delta = asRecord(choice?.delta);
+    if (delta) yield* convertDelta(delta as ChatDelta, toolCalls);
+    const finishReason = finished ? undefined : nonEmpty(choice?.finish_reason);
+    const finishing = finishReason !== undefined;
+    if (finishing) {
+      finished = true;
+      for (const index of toolCalls.values()) yield { type: 'tool_call_end', index };
+      yield { type: 'finish', reason: mapOpenAIFinishReason(finishReason) };
+    }
+
+    // Usage that comes before the finish (some servers repeat it on every chunk) waits for it.
+    const usage = asRecord(chunk.usage) ?? asRecord(chunk.x_groq?.usage);
+    if (usage) pendingUsage = readChatUsage(usage as ChatWireUsage);
+    if (finished && pendingUsage && (usage || finishing)) yield { type: 'usage', usage: pendingUsage };
+  }
+
+  if (!finished) {
+    throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+  }
+}
+
+function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Generator<StreamEvent> {
+  // DeepSeek and older vLLM say `reasoning_content`, OpenRouter, Ollama and newer vLLM `reasoning`; a
+  // server that sends both means the same text, so one is read.
+  const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
+  if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
+  const content = nonEmpty(delta.content);
+  if (content) yield { type: 'text_delta', text: content };
+  // A refusal is the model's answer in words; we have no refusal part, so the client sees it as text.
+  const refusal = nonEmpty(delta.refusal);
+  if (refusal) yield { type: 'text_delta', text: refusal };
+
+  if (!Array.isArray(delta.tool_calls)) return;
+  for (const [position, call] of delta.tool_calls.entries()) {
+    if (!asRecord(call)) continue;
+    const { index: upstreamIndex, id, function: fn } = call as ChatToolCallDelta;
+    // `index` is required by OpenAI; a server that sends whole calls without it numbers them by position.
+    const key = typeof upstreamIndex === 'number' ? upstreamIndex : position;
+    let index = toolCalls.get(key);
+    if (index === undefined) {
+      index = toolCalls.size;
+      toolCalls.set(key, index);
+      yield { type: 'tool_call_start', index, id: nonEmpty(id) ?? newCallId(), name: fn?.name ?? '' };
+    }
+    const argumentsDelta = nonEmpty(fn?.arguments);
+    if (argumentsDelta) yield { type: 'tool_call_delta', index, argumentsDelta };
+  }
+}
+
+/** Chat Completions usage → ours. Shared with the pass-through, which reads usage from the same chunks. */
+export function readChatUsage(usage: ChatWireUsage): Usage {
+  return {
+    inputTokens: count(usage.prompt_tokens),
+    cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),
+    outputTokens: count(usage.completion_tokens),
+    reasoningTokens: count(usage.completion_tokens_details?.reasoning_tokens),
+  };
+}
+
+function count(value: unknown): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0;
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Some compatible servers (older Ollama and llama.cpp builds) send calls without an ID; results need one. */
+function newCallId(): string {
+  return `call_${randomBytes(12).toString('hex')}`;
+}

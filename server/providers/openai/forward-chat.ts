@@ -1,0 +1,84 @@
+import type { Usage } from '../../core/types.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
+import type { CallContext, ChatPassThrough, ForwardedChat } from '../provider.js';
+import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { readSse } from '../upstream/read-sse.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { readChatUsage } from './convert-stream.js';
+import type { ChatWireUsage } from './wire-types.js';
+
+/** A `"usage": {` key with an object value; `"usage":null` (on every OpenAI chunk) does not match. */
+const usageObject = /"usage"\s*:\s*\{/;
+/** A top-level-looking `"error"` key; inside a JSON string the quotes would be escaped. */
+const errorKey = /"error"\s*:/;
+
+/**
+ * Chat Completions client → Chat Completions upstream with the least rewriting: the model name and the
+ * provider's quirks change, nothing else. The stream is piped frame by frame as it arrives, never
+ * re-serialized; only frames that can hold usage (or an error) are parsed.
+ *
+ * @example
+ * const forwarded = await createChatPassThrough(client, 'openai', quirks).forward(body, context);
+ * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
+ */
+export function createChatPassThrough(client: UpstreamClient, providerId: string, quirks: ResolvedQuirks): ChatPassThrough {
+  return {
+    async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedChat> {
+      const upstreamBody = applyQuirks({ ...body, model: context.upstreamModel }, quirks);
+      const stream = body.stream === true;
+      // Asked for by us so usage can be metered; the client sees the usage chunk only if it asked too.
+      const clientWantsUsage = asRecord(body.stream_options)?.include_usage === true;
+      if (stream && quirks.streamOptions) {
+        upstreamBody.stream_options = { ...asRecord(body.stream_options), include_usage: true };
+      }
+      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
+      const reply = await client.postJson('/chat/completions', upstreamBody, context.signal);
+
+      if (!stream) {
+        const json = await client.readJson(reply, context.signal);
+        const usage = asRecord(json.usage);
+        return { kind: 'json', body: json, usage: usage ? readChatUsage(usage as ChatWireUsage) : undefined };
+      }
+
+      let usage: Usage | undefined;
+      async function* frames(): AsyncGenerator<string> {
+        for await (const { data } of readSse(client.chunks(reply, context.signal))) {
+          // An event without data carries nothing, and the SDK would fail to parse it.
+          if (data === '') continue;
+          if (data.trim() === '[DONE]') {
+            yield data;
+            return;
+          }
+          const chunk = usageObject.test(data) || errorKey.test(data) ? asRecord(parseJson(data)) : undefined;
+          const chunkUsage = asRecord(chunk?.usage);
+          if (chunkUsage) usage = readChatUsage(chunkUsage as ChatWireUsage);
+          const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk?.choices) || chunk.choices.length === 0);
+          if (!(usageOnly && !clientWantsUsage)) yield data;
+          // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
+          if (chunk?.error !== undefined && chunk.error !== null) return;
+        }
+        throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+      }
+      return { kind: 'stream', frames: frames(), usage: () => usage };
+    },
+  };
+}
+
+/** The only rewrites a pass-through makes: what the server calls the token limit and the developer role. */
+function applyQuirks(body: Record<string, unknown>, quirks: ResolvedQuirks): Record<string, unknown> {
+  const other = quirks.maxTokensField === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
+  if (body[other] !== undefined) {
+    // A client that sent both meant the same limit; the server's own field wins.
+    body[quirks.maxTokensField] ??= body[other];
+    delete body[other];
+  }
+  if (!quirks.streamOptions) delete body.stream_options;
+  if (!quirks.developerRole && Array.isArray(body.messages)) {
+    body.messages = body.messages.map((message: unknown) => {
+      const record = asRecord(message);
+      return record?.role === 'developer' ? { ...record, role: 'system' } : message;
+    });
+  }
+  return body;
+}

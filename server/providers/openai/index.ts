@@ -1,0 +1,47 @@
+/**
+ * Chat Completions upstreams: OpenAI itself (`type: openai`) and, through the same code with different
+ * quirks, every server that imitates it (`type: openai-compatible`, see ../openai-compatible/).
+ *
+ * The translation path converts the internal request (convert-request.ts) and the streamed answer
+ * (convert-stream.ts); the pass-through (forward-chat.ts) serves clients that speak Chat Completions too.
+ */
+import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.js';
+import type { CallContext, Provider } from '../provider.js';
+import { readSse } from '../upstream/read-sse.js';
+import { UpstreamClient } from '../upstream/upstream-client.js';
+import { convertRequest } from './convert-request.js';
+import { convertStream } from './convert-stream.js';
+import { createChatPassThrough } from './forward-chat.js';
+import { readOpenAIError } from './read-error.js';
+
+/** OpenAI's SDK convention: the base URL includes `/v1`. */
+const defaultBaseUrl = 'https://api.openai.com/v1';
+
+/**
+ * Creates a Chat Completions provider. Without an `api_key` no `authorization` header is sent, which is
+ * what local servers (Ollama, llama.cpp, vLLM) expect.
+ *
+ * @example
+ * const provider = createOpenAIProvider({ id: 'openai', type: 'openai', api_key: process.env.OPENAI_API_KEY });
+ * for await (const event of provider.stream(request, { upstreamModel: 'gpt-4.1-mini', signal })) …
+ */
+export function createOpenAIProvider(config: ProviderConfig, quirks: ResolvedQuirks = resolveQuirks(config.quirks, config.type)): Provider {
+  const client = new UpstreamClient(config, defaultBaseUrl, {
+    readError: readOpenAIError,
+    headers: config.api_key ? { authorization: `Bearer ${config.api_key}` } : {},
+  });
+  return {
+    type: config.type,
+    id: config.id,
+    async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
+      // Both throw before the first event: a refused call can still be retried elsewhere.
+      const body = convertRequest(request, context.upstreamModel, quirks);
+      const reply = await client.postJson('/chat/completions', body, context.signal);
+      yield* convertStream(readSse(client.chunks(reply, context.signal)), config.id);
+    },
+    chatPassThrough: createChatPassThrough(client, config.id, quirks),
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,115 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import type { ProviderConfig } from '../../config/config-schema.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import { asRecord, parseJson } from './parse-json.js';
+import { resolveTimeouts, type Timeouts } from './timeouts.js';
+import { upstreamStatusError, upstreamUnreachable, type UpstreamErrorDetails, type UpstreamHeaders } from './upstream-error.js';
+
+/** A 2xx upstream answer whose body has not been read yet. */
+export interface UpstreamReply {
+  status: number;
+  headers: UpstreamHeaders;
+  body: Dispatcher.ResponseData['body'];
+}
+
+export interface UpstreamClientOptions {
+  /** Reads the provider's error body shape; the rest of error handling is shared. */
+  readError: (body: Record<string, unknown> | undefined) => UpstreamErrorDetails;
+  /** Headers every call carries (auth, version); merged under the config's `headers`. */
+  headers: Record<string, string>;
+}
+
+/**
+ * HTTP to one provider: a keep-alive connection pool (undici Agent) with the provider's connect,
+ * first-byte and idle limits, abort on the caller's signal, and upstream failures turned into GatewayErrors
+ * that the router can classify. One instance per configured provider.
+ */
+export class UpstreamClient {
+  readonly timeouts: Timeouts;
+  private readonly agent: Agent;
+  private readonly baseUrl: string;
+  private readonly headers: Record<string, string>;
+  private readonly secrets: string[];
+
+  constructor(
+    private readonly config: ProviderConfig,
+    defaultBaseUrl: string,
+    private readonly options: UpstreamClientOptions,
+  ) {
+    this.timeouts = resolveTimeouts(config.timeouts);
+    this.agent = new Agent({
+      connect: { timeout: this.timeouts.connectMs },
+      headersTimeout: this.timeouts.firstByteMs,
+      bodyTimeout: this.timeouts.idleMs,
+      keepAliveTimeout: 30_000,
+    });
+    this.baseUrl = (config.base_url ?? defaultBaseUrl).replace(/\/+$/, '');
+    this.headers = { 'content-type': 'application/json', ...options.headers, ...config.headers };
+    this.secrets = [config.api_key, ...Object.values(options.headers)].filter((value): value is string => Boolean(value));
+  }
+
+  /**
+   * POSTs JSON to `path` (appended to the base URL) and resolves once the upstream's status and headers
+   * are in. Non-2xx answers are read and thrown as GatewayErrors.
+   */
+  async postJson(path: string, body: unknown, signal: AbortSignal): Promise<UpstreamReply> {
+    let reply: Dispatcher.ResponseData;
+    try {
+      reply = await request(`${this.baseUrl}${path}`, {
+        method: 'POST',
+        headers: this.headers,
+        body: JSON.stringify(body),
+        signal,
+        dispatcher: this.agent,
+      });
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    if (reply.statusCode >= 200 && reply.statusCode < 300) {
+      return { status: reply.statusCode, headers: reply.headers, body: reply.body };
+    }
+    const text = await reply.body.text().catch(() => '');
+    const details = this.options.readError(asRecord(parseJson(text)));
+    throw upstreamStatusError(this.config.id, reply.statusCode, reply.headers, details, this.secrets);
+  }
+
+  /** Reads a whole JSON body, turning a stalled or broken body into an upstream failure. */
+  async readJson(reply: UpstreamReply, signal: AbortSignal): Promise<Record<string, unknown>> {
+    let text: string;
+    try {
+      text = await reply.body.text();
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    const json = asRecord(parseJson(text));
+    if (!json) {
+      throw new GatewayError('upstream', `The upstream provider '${this.config.id}' sent a body that is not a JSON object.`, {
+        upstream: { providerId: this.config.id, status: reply.status },
+      });
+    }
+    return json;
+  }
+
+  /** Wraps a body iterator so a reset or idle timeout mid-stream becomes a GatewayError too. */
+  async *chunks(reply: UpstreamReply, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    try {
+      for await (const chunk of reply.body) yield chunk as Uint8Array;
+    } catch (error) {
+      throw this.failure(error, signal);
+    } finally {
+      // Leaving early (client gone, or a consumer that stopped) must release the socket at once.
+      if (!reply.body.destroyed) reply.body.destroy();
+    }
+  }
+
+  /** An abort by our own caller stays an abort; anything else is the upstream's failure. */
+  private failure(error: unknown, signal: AbortSignal): unknown {
+    if (signal.aborted) return signal.reason ?? error;
+    return upstreamUnreachable(this.config.id, error);
+  }
+
+  /** Closes pooled connections (tests, shutdown). */
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
