@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Runs every *.test.ts under server/, client/ and test/ with Node's test runner (TypeScript through tsx).
 // Node 20's --test takes no globs, so the files are listed here. Extra arguments narrow the run:
-//   npm test -- test/openai-sdk.test.ts
+//   npm test -- test/openai-sdk.test.ts server/providers/anthropic/
 import { spawn } from 'node:child_process';
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
 const roots = ['server', 'client', 'test'];
@@ -19,8 +19,10 @@ async function findTests(dir) {
   return found;
 }
 
+// A folder argument stands for the test files under it.
+const expand = async (path) => ((await stat(path)).isDirectory() ? findTests(path) : [path]);
 const requested = process.argv.slice(2);
-const files = requested.length ? requested : (await Promise.all(roots.map(findTests))).flat().sort();
+const files = (await Promise.all((requested.length ? requested : roots).map(expand))).flat().sort();
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test' },
