@@ -2016,7 +2016,26 @@ export type components = {
         ModelId: string;
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /**
+         * @description The model ID that answered: the requested one, or one of its `fallbacks` when every deployment of
+         *     the requested model failed.
+         * @example smart
+         */
+        GatewayModel: string;
+        /**
+         * @description The configured provider (`providers[].id`) whose deployment answered.
+         * @example openai-main
+         */
+        GatewayProvider: string;
+        /**
+         * @description Request fields left out because the model lacks the capability (`tools`, `response_format`,
+         *     `reasoning_effort`, …), comma-separated. Absent when nothing was dropped. A model configured with
+         *     `on_unsupported: reject` answers 400 naming the field instead.
+         * @example tools, tool_choice
+         */
+        GatewayDroppedParams: string;
+    };
     pathItems: never;
 };
 export type $defs = Record<string, never>;
@@ -2055,9 +2074,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The completion, or a stream of chunks when `stream` is true. */
+            /**
+             * @description The completion, or a stream of chunks when `stream` is true. When the model's upstream speaks
+             *     Chat Completions too, its answer is passed through, so `model` is the upstream's model name.
+             */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
                     [name: string]: unknown;
                 };
                 content: {
