@@ -214,3 +214,35 @@ describe('client disconnects', () => {
 after(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
+
+test('an error event as the first frame of a 200 stream is retried like an error status', async () => {
+  const upstream = await startFakeUpstream();
+  try {
+    upstream.enqueue(
+      { sse: [{ data: '{"error":{"message":"The server is overloaded","type":"server_error","param":null,"code":null}}' }] },
+      { fixture: 'openai-chat/stream-text-include-usage.chunks.txt', protocol: 'openai-chat' },
+    );
+    const { openai } = await gatewayWith({ deployments: [{ origin: upstream.origin }] });
+    const completion = await openai.chat.completions.stream(hello).finalChatCompletion();
+    assert.ok(completion.choices[0]!.message.content);
+    assert.equal(upstream.requests.length, 2);
+  } finally {
+    await upstream.close();
+  }
+});
+
+test("Anthropic's in-stream overloaded_error before any content is retried", async () => {
+  const upstream = await startFakeUpstream();
+  try {
+    upstream.enqueue(
+      { fixture: 'anthropic-messages/stream-overloaded-error.chunks.txt', protocol: 'anthropic-messages' },
+      { fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' },
+    );
+    const { openai } = await gatewayWith({ deployments: [{ origin: upstream.origin, type: 'anthropic' }] });
+    const completion = await openai.chat.completions.stream(hello).finalChatCompletion();
+    assert.match(completion.choices[0]!.message.content ?? '', /^Hello!/);
+    assert.equal(upstream.requests.length, 2);
+  } finally {
+    await upstream.close();
+  }
+});

@@ -55,7 +55,7 @@ const providerSchema = z.strictObject({
   /** Extra headers for every upstream call (OpenRouter's `HTTP-Referer`, a proxy's auth, …). */
   headers: z.record(z.string(), z.string()).optional(),
   timeouts: timeoutsSchema.optional(),
-  /** openai-compatible only. */
+  /** openai and openai-compatible: how the server departs from OpenAI (see providers/openai-compatible/quirks.ts). */
   quirks: quirksSchema.optional(),
   /** Built-in provider only: pause between streamed chunks, to look like a real model in a UI. */
   chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),

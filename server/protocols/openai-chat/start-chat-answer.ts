@@ -59,7 +59,8 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
     return { kind: 'completion', body: completion, target, droppedParams, usage: () => response.usage };
   }
   let usage: Usage | undefined;
-  const observed = observeUsage(await prefetchFirstEvent(events), (seen) => (usage = seen));
+  const started = await prefetchFirstEvent(events, (event) => event.type !== 'start');
+  const observed = observeUsage(started, (seen) => (usage = seen));
   return { kind: 'stream', frames: withDone(input.toChunks(observed)), target, droppedParams, usage: () => usage };
 }
 

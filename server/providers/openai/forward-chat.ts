@@ -6,6 +6,7 @@ import { asRecord, parseJson } from '../upstream/parse-json.js';
 import { readSse } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { readChatUsage } from './convert-stream.js';
+import { streamFailure } from './read-error.js';
 import type { ChatWireUsage } from './wire-types.js';
 
 /** A `"usage": {` key with an object value; `"usage":null` (on every OpenAI chunk) does not match. */
@@ -43,6 +44,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
 
       let usage: Usage | undefined;
       async function* frames(): AsyncGenerator<string> {
+        let first = true;
         for await (const { data } of readSse(client.chunks(reply, context.signal))) {
           // An event without data carries nothing, and the SDK would fail to parse it.
           if (data === '') continue;
@@ -51,12 +53,17 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
             return;
           }
           const chunk = usageObject.test(data) || errorKey.test(data) ? asRecord(parseJson(data)) : undefined;
+          const failed = chunk?.error !== undefined && chunk.error !== null;
+          // Nothing has reached the client yet (the handler prefetches the first frame): fail as an
+          // upstream error the router can retry, instead of forwarding it.
+          if (failed && first) throw streamFailure(providerId, chunk);
+          first = false;
           const chunkUsage = asRecord(chunk?.usage);
           if (chunkUsage) usage = readChatUsage(chunkUsage as ChatWireUsage);
           const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk?.choices) || chunk.choices.length === 0);
           if (!(usageOnly && !clientWantsUsage)) yield data;
           // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
-          if (chunk?.error !== undefined && chunk.error !== null) return;
+          if (failed) return;
         }
         throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
       }

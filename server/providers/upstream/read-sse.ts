@@ -23,8 +23,8 @@ export async function* readSse(body: AsyncIterable<Uint8Array | string>): AsyncG
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
     for (const event of ready.splice(0)) yield event;
   }
-  parser.feed(decoder.decode());
-  // An upstream that ends without the final blank line still meant its last event.
-  parser.reset({ consume: true });
+  // An upstream that ends without the final blank line still meant its last event: end the open line and
+  // the event. After a proper ending these are empty lines, which dispatch nothing.
+  parser.feed(`${decoder.decode()}\n\n`);
   for (const event of ready.splice(0)) yield event;
 }
