@@ -206,6 +206,42 @@ for (const profile of profiles) {
   });
 }
 
+describe('several tool calls in one answer', () => {
+  const cases = [
+    { type: 'openai', fixture: 'openai-chat/stream-parallel-tool-calls.chunks.txt', protocol: 'openai-chat' },
+    { type: 'gemini', fixture: 'gemini/stream-two-function-calls.chunks.txt', protocol: 'gemini' },
+  ] as const;
+  for (const { type, fixture, protocol } of cases) {
+    test(`both calls survive (${type} upstream)`, async () => {
+      const setup = await startUpstreamGateway(type);
+      try {
+        const request = { model: 'test-model', messages: [{ role: 'user' as const, content: 'Weather and time in Paris?' }], tools: [lookupTool] };
+        setup.upstream.enqueue({ fixture, protocol });
+        const completions = [await setup.openai.chat.completions.stream(request).finalChatCompletion()];
+        // A passed-through non-stream request gets the upstream's JSON; only a translated one is a folded stream.
+        if (type === 'gemini') {
+          setup.upstream.enqueue({ fixture, protocol });
+          completions.push(await setup.openai.chat.completions.create(request));
+        }
+        for (const completion of completions) {
+          const calls = completion.choices[0]!.message.tool_calls ?? [];
+          assert.deepEqual(
+            calls.map((call) => call.type === 'function' && [call.function.name, JSON.parse(call.function.arguments)]),
+            [
+              ['get_weather', { city: 'Paris' }],
+              ['get_time', { timezone: 'Europe/Paris' }],
+            ],
+          );
+          assert.equal(new Set(calls.map((call) => call.id)).size, 2, 'distinct IDs');
+          assert.equal(completion.choices[0]!.finish_reason, 'tool_calls');
+        }
+      } finally {
+        await setup.close();
+      }
+    });
+  }
+});
+
 describe('pass-through to Chat Completions upstreams', () => {
   test('forwards the body with only the model rewritten, and reads usage the client did not ask for', async () => {
     const setup = await startUpstreamGateway('openai');
