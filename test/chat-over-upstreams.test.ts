@@ -217,7 +217,7 @@ describe('several tool calls in one answer', () => {
       try {
         const request = { model: 'test-model', messages: [{ role: 'user' as const, content: 'Weather and time in Paris?' }], tools: [lookupTool] };
         setup.upstream.enqueue({ fixture, protocol });
-        const completions = [await setup.openai.chat.completions.stream(request).finalChatCompletion()];
+        const completions: OpenAI.Chat.ChatCompletion[] = [await setup.openai.chat.completions.stream(request).finalChatCompletion()];
         // A passed-through non-stream request gets the upstream's JSON; only a translated one is a folded stream.
         if (type === 'gemini') {
           setup.upstream.enqueue({ fixture, protocol });
