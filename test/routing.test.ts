@@ -246,3 +246,24 @@ test("Anthropic's in-stream overloaded_error before any content is retried", asy
     await upstream.close();
   }
 });
+
+test('a stream that goes silent for longer than idle_ms ends with an in-band timeout error', async () => {
+  const upstream = await startFakeUpstream();
+  try {
+    const first = '{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m0","choices":[{"index":0,"delta":{"role":"assistant","content":"Hel"},"finish_reason":null}]}';
+    upstream.enqueue({ sse: [{ data: first }], holdOpen: true });
+    const { openai } = await gatewayWith({ deployments: [{ origin: upstream.origin, timeouts: { idle_ms: 300 } }] });
+    const stream = await openai.chat.completions.create({ ...hello, stream: true });
+    const started = performance.now();
+    await assert.rejects(async () => {
+      for await (const _chunk of stream) {
+        // drain
+      }
+    }, /did not answer in time: the stream went idle/);
+    // undici checks its body timer about once a second, so the limit is met to within that.
+    assert.ok(performance.now() - started < 3_000);
+    assert.equal(upstream.requests.length, 1);
+  } finally {
+    await upstream.close();
+  }
+});

@@ -24,7 +24,8 @@ export const anthropicVersion = '2023-06-01';
 export function createAnthropicProvider(config: ProviderConfig): Provider {
   const client = new UpstreamClient(config, 'https://api.anthropic.com', {
     readError: readAnthropicError,
-    headers: { 'x-api-key': config.api_key ?? '', 'anthropic-version': anthropicVersion },
+    // Without a key (a proxy that adds its own, via the config's `headers`) no empty header is sent.
+    headers: { ...(config.api_key ? { 'x-api-key': config.api_key } : {}), 'anthropic-version': anthropicVersion },
   });
   return {
     type: 'anthropic',
