@@ -13,6 +13,20 @@ export interface Database {
     created_at: number;
     revoked_at: number | null;
   };
+  /** Stored Responses API answers (`store: true`), for `previous_response_id` and the retrieve routes. */
+  responses: {
+    id: string;
+    /** The account that made it; until accounts exist (issue 7) each API key is its own account. */
+    owner_id: string;
+    previous_response_id: string | null;
+    created_at: number;
+    /** After this the response is gone: reads ignore it and the purge deletes it. */
+    expires_at: number;
+    /** JSON: this request's own input items, each with an `id`. */
+    input_items: string;
+    /** JSON: the whole response object as it was returned. */
+    response: string;
+  };
 }
 
 export type GatewayDb = Kysely<Database>;

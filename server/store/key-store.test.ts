@@ -1,40 +1,13 @@
 // The key store on both databases it speaks: embedded SQLite and a real PostgreSQL (127.0.0.1:5432).
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
-import pg from 'pg';
-import { openDatabase, type GatewayDb } from './database.js';
+import { testDatabases } from '../../test/helpers/test-databases.js';
+import type { GatewayDb } from './database.js';
 import { KeyStore } from './key-store.js';
 import { migrateToLatest } from './migrations.js';
 import { hashKeySecret } from '../keys/key-secret.js';
 
-const postgresUrl = process.env.GATEWAY_TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-
-async function sqlite(): Promise<{ db: GatewayDb; cleanup: () => Promise<void> }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'keystore-'));
-  const db = await openDatabase({ dataDir });
-  return { db, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
-}
-
-/** A schema of its own per run, so parallel runs and reruns never see each other's rows. */
-async function postgres(): Promise<{ db: GatewayDb; cleanup: () => Promise<void> }> {
-  const schema = `keystore_${process.pid}_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  const db = await openDatabase({ dataDir: '', databaseUrl: `${postgresUrl}?options=-c%20search_path%3D${schema}` });
-  return {
-    db,
-    cleanup: async () => {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-    },
-  };
-}
-
-for (const [name, open] of [['SQLite', sqlite], ['PostgreSQL', postgres]] as const) {
+for (const [name, open] of testDatabases) {
   describe(`key store on ${name}`, () => {
     let store: KeyStore;
     let db: GatewayDb;

@@ -21,6 +21,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('api_keys').execute();
     },
   },
+  '0002_responses': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('responses')
+        .addColumn('id', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('owner_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('previous_response_id', 'varchar(64)')
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('expires_at', 'bigint', (column) => column.notNull())
+        .addColumn('input_items', 'text', (column) => column.notNull())
+        .addColumn('response', 'text', (column) => column.notNull())
+        .execute();
+      // The purge deletes by expiry.
+      await db.schema.createIndex('responses_expires_at').on('responses').column('expires_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('responses').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
