@@ -15,6 +15,7 @@ import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createHandlers, registerRoutes } from './routes.js';
 import type { GatewayDb } from './store/database.js';
 import { KeyStore } from './store/key-store.js';
+import { ResponseStore } from './store/response-store.js';
 
 export interface AppDependencies {
   config: GatewayConfig;
@@ -53,16 +54,35 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use(await createOpenApiValidator({ validateResponses }));
-  registerRoutes(app, createHandlers({ registry, router, keys, authenticator }));
+  const responses = new ResponseStore(db);
+  const purge = startResponsePurge(responses, config.responses.purge_interval_minutes * 60_000, logger);
+  registerRoutes(app, createHandlers({ registry, router, keys, responses, authenticator }));
   app.use((req) => {
     throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
   });
   app.use(createErrorHandler(logger));
-  return Object.assign(app, { closeUpstreams: () => registry.close() });
+  return Object.assign(app, {
+    shutdown: async () => {
+      clearInterval(purge);
+      await registry.close();
+    },
+  });
 }
 
 /** The Express app plus what must be released on shutdown. */
 export type GatewayApp = Express & {
-  /** Closes pooled upstream connections. */
-  closeUpstreams(): Promise<void>;
+  /** Stops background work and closes pooled upstream connections. */
+  shutdown(): Promise<void>;
 };
+
+/** Deletes expired stored responses now and then; reads already ignore them, this reclaims the space. */
+function startResponsePurge(store: ResponseStore, intervalMs: number, logger: Logger): NodeJS.Timeout {
+  const timer = setInterval(() => {
+    store
+      .purgeExpired()
+      .then((purged) => purged > 0 && logger.info({ purged }, 'expired responses purged'))
+      .catch((error: unknown) => logger.error({ err: error }, 'purging expired responses failed'));
+  }, intervalMs);
+  timer.unref();
+  return timer;
+}

@@ -34,7 +34,7 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal, drainTimeoutMs: settings.drainTimeoutMs }, 'shutting down: draining in-flight requests');
     await drain(server, settings.drainTimeoutMs);
-    await app.closeUpstreams();
+    await app.shutdown();
     await db.destroy();
     logger.info('shutdown complete');
     logger.flush();

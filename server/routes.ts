@@ -7,12 +7,15 @@ import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { notImplemented } from './protocols/not-implemented.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
+import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
 import type { KeyStore } from './store/key-store.js';
+import type { ResponseStore } from './store/response-store.js';
 
 export interface HandlerDependencies {
   registry: ModelRegistry;
   router: Router;
   keys: KeyStore;
+  responses: ResponseStore;
   authenticator: KeyAuthenticator;
 }
 
@@ -30,9 +33,7 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
     retrieveModel: createRetrieveModelHandler(deps.registry),
     ...createKeyHandlers(deps.keys, deps.authenticator),
     createResponse: notImplemented,
-    getResponse: notImplemented,
-    deleteResponse: notImplemented,
-    listResponseInputItems: notImplemented,
+    ...createStoredResponseHandlers(deps.responses),
     createImage: notImplemented,
     createImageEdit: notImplemented,
     getImageFile: notImplemented,

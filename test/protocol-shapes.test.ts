@@ -27,9 +27,6 @@ function assertShape(family: Family, body: unknown, status: number): void {
 
 const later: Array<[Family, string, string, unknown?]> = [
   ['openai', 'POST', '/v1/responses', { model: 'builtin/echo', input: 'hi' }],
-  ['openai', 'GET', '/v1/responses/resp_123'],
-  ['openai', 'DELETE', '/v1/responses/resp_123'],
-  ['openai', 'GET', '/v1/responses/resp_123/input_items'],
   ['openai', 'POST', '/v1/images/generations', { prompt: 'a cat' }],
   ['anthropic', 'POST', '/v1/messages', { model: 'builtin/echo', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }],
   ['anthropic', 'POST', '/v1/messages/count_tokens', { model: 'builtin/echo', messages: [{ role: 'user', content: 'hi' }] }],
@@ -51,6 +48,18 @@ describe('operations that later work serves answer 501 in their shape', () => {
       assert.equal(response.status, 501);
       assert.match(response.headers.get('x-request-id') ?? '', /^req_/);
       assertShape(family, await response.json(), 501);
+    });
+  }
+
+  for (const [method, path] of [
+    ['GET', '/v1/responses/resp_123'],
+    ['DELETE', '/v1/responses/resp_123'],
+    ['GET', '/v1/responses/resp_123/input_items'],
+  ] as const) {
+    test(`${method} ${path} of an unknown response is a 404 in OpenAI's shape`, async () => {
+      const response = await fetch(gateway.origin + path, { method, headers: { authorization: `Bearer ${gateway.apiKey}` } });
+      assert.equal(response.status, 404);
+      assertShape('openai', await response.json(), 404);
     });
   }
 

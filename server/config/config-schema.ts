@@ -103,11 +103,20 @@ const routingSchema = z.strictObject({
   cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
 });
 
+/** The Responses API's stored conversations (`store: true`). */
+const responsesSchema = z.strictObject({
+  /** How long a stored response can be retrieved or built on; expired ones are purged. */
+  retention_days: z.number().positive().max(3_650).default(30),
+  /** How often expired responses are deleted. */
+  purge_interval_minutes: z.number().positive().max(1_440).default(60),
+});
+
 export const configSchema = z
   .strictObject({
     providers: z.array(providerSchema).default([]),
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
+    responses: responsesSchema.default(() => responsesSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();

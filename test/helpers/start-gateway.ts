@@ -57,7 +57,7 @@ export async function startGateway(options: { config?: GatewayConfig; databaseUr
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await app.closeUpstreams();
+      await app.shutdown();
       await db.destroy();
       await rm(dataDir, { recursive: true, force: true });
     },

@@ -1,0 +1,41 @@
+import type { Response } from 'express';
+import type { OperationHandlers } from '../../../generated/operations.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import type { ResponseStore } from '../../store/response-store.js';
+import { paginateItems, readPageQuery } from './paginate-items.js';
+
+/** Until accounts exist (issue 7) each API key is its own account, and owns the responses it made. */
+export function ownerOf(res: Response): string {
+  const key = res.locals.apiKey as { id: string } | undefined;
+  if (!key) throw new GatewayError('authentication', 'An API key is required.');
+  return key.id;
+}
+
+/** Worded like OpenAI's: another account's, an expired and a deleted response are all simply not found. */
+export function responseNotFound(id: string): GatewayError {
+  return new GatewayError('not_found', `No response found with id '${id}'.`, { param: 'response_id', code: 'not_found' });
+}
+
+/** `GET /v1/responses/{id}`, `DELETE /v1/responses/{id}` and `GET /v1/responses/{id}/input_items`. */
+export function createStoredResponseHandlers(
+  store: ResponseStore,
+): Pick<OperationHandlers, 'getResponse' | 'deleteResponse' | 'listResponseInputItems'> {
+  return {
+    getResponse: async (req, res) => {
+      const stored = await store.get(req.params.response_id, ownerOf(res));
+      if (!stored) throw responseNotFound(req.params.response_id);
+      res.json(stored.response as never);
+    },
+    deleteResponse: async (req, res) => {
+      const id = req.params.response_id;
+      if (!(await store.delete(id, ownerOf(res)))) throw responseNotFound(id);
+      res.json({ id, object: 'response', deleted: true });
+    },
+    listResponseInputItems: async (req, res) => {
+      const query = readPageQuery(req.query as Record<string, unknown>);
+      const stored = await store.get(req.params.response_id, ownerOf(res));
+      if (!stored) throw responseNotFound(req.params.response_id);
+      res.json(paginateItems(stored.inputItems, query) as never);
+    },
+  };
+}
