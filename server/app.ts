@@ -56,7 +56,14 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(await createOpenApiValidator({ validateResponses }));
   const responses = new ResponseStore(db);
   const purge = startResponsePurge(responses, config.responses.purge_interval_minutes * 60_000, logger);
-  registerRoutes(app, createHandlers({ registry, router, keys, responses, authenticator }));
+  registerRoutes(app, createHandlers({
+      registry,
+      router,
+      keys,
+      responses,
+      responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
+      authenticator,
+    }),);
   app.use((req) => {
     throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
   });

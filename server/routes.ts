@@ -7,6 +7,7 @@ import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { notImplemented } from './protocols/not-implemented.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
+import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
 import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
 import type { KeyStore } from './store/key-store.js';
 import type { ResponseStore } from './store/response-store.js';
@@ -16,6 +17,8 @@ export interface HandlerDependencies {
   router: Router;
   keys: KeyStore;
   responses: ResponseStore;
+  /** Seconds a stored response lives (`responses.retention_days`). */
+  responseRetentionSeconds: number;
   authenticator: KeyAuthenticator;
 }
 
@@ -32,7 +35,12 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),
     ...createKeyHandlers(deps.keys, deps.authenticator),
-    createResponse: notImplemented,
+    createResponse: createResponseHandler({
+      registry: deps.registry,
+      router: deps.router,
+      store: deps.responses,
+      retentionSeconds: deps.responseRetentionSeconds,
+    }),
     ...createStoredResponseHandlers(deps.responses),
     createImage: notImplemented,
     createImageEdit: notImplemented,

@@ -26,7 +26,6 @@ function assertShape(family: Family, body: unknown, status: number): void {
 }
 
 const later: Array<[Family, string, string, unknown?]> = [
-  ['openai', 'POST', '/v1/responses', { model: 'builtin/echo', input: 'hi' }],
   ['openai', 'POST', '/v1/images/generations', { prompt: 'a cat' }],
   ['anthropic', 'POST', '/v1/messages', { model: 'builtin/echo', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }],
   ['anthropic', 'POST', '/v1/messages/count_tokens', { model: 'builtin/echo', messages: [{ role: 'user', content: 'hi' }] }],

@@ -1,0 +1,23 @@
+import type { ResponseEcho } from './render-response.js';
+import type { ResponsesCreateRequest } from './wire-types.js';
+
+/** The request settings a Response object reports back, with OpenAI's defaults where the client sent none. */
+export function responseEcho(body: ResponsesCreateRequest): ResponseEcho {
+  return {
+    model: body.model,
+    instructions: typeof body.instructions === 'string' ? body.instructions : null,
+    previous_response_id: body.previous_response_id ?? null,
+    store: body.store !== false,
+    temperature: body.temperature ?? null,
+    top_p: body.top_p ?? null,
+    max_output_tokens: body.max_output_tokens ?? null,
+    tool_choice: body.tool_choice ?? 'auto',
+    tools: body.tools ?? [],
+    text: body.text ?? { format: { type: 'text' } },
+    reasoning: body.reasoning ?? { effort: null, summary: null },
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    metadata: (body.metadata as Record<string, string> | undefined) ?? {},
+    truncation: body.truncation ?? 'disabled',
+    user: body.user ?? null,
+  };
+}

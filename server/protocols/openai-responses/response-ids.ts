@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import type { ModelResponse } from '../../core/types.js';
+
+/**
+ * IDs shaped like OpenAI's: a type prefix and 48 hex digits. Clients (Codex, the Agents SDK) tell items
+ * apart by the prefix, and some check the length, so ours look the same.
+ */
+const hex = (): string => randomBytes(24).toString('hex');
+
+export const newResponseId = (): string => `resp_${hex()}`;
+export const newMessageItemId = (): string => `msg_${hex()}`;
+export const newFunctionCallItemId = (): string => `fc_${hex()}`;
+export const newReasoningItemId = (): string => `rs_${hex()}`;
+
+/** The ID of the output item an answer part becomes: `msg_` for text, `fc_` for a tool call, `rs_` for reasoning. */
+export function newOutputItemId(kind: ModelResponse['content'][number]['type']): string {
+  switch (kind) {
+    case 'text':
+      return newMessageItemId();
+    case 'tool_call':
+      return newFunctionCallItemId();
+    case 'reasoning':
+      return newReasoningItemId();
+    default:
+      return assertNever(kind);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown output part ${String(value)}`);
+}

@@ -1,0 +1,108 @@
+// The Responses API through the official `openai` SDK, on the built-in model and on fake upstreams:
+// create, stream, previous_response_id state kept by the gateway, retrieve, input items, delete, owners.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import OpenAI from 'openai';
+import { startGateway, type TestGateway } from './helpers/start-gateway.js';
+import { startUpstreamGateway } from './helpers/upstream-gateway.js';
+
+let gateway: TestGateway;
+let client: OpenAI;
+before(async () => {
+  gateway = await startGateway();
+  client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+});
+after(() => gateway.close());
+
+const weatherTool: OpenAI.Responses.FunctionTool = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Current weather for a city.',
+  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  strict: true,
+};
+
+describe('Responses on the built-in model', () => {
+  test('string input gives a completed response with output_text and usage', async () => {
+    const response = await client.responses.create({ model: 'builtin/echo', input: 'Hello there' });
+    assert.match(response.id, /^resp_/);
+    assert.equal(response.status, 'completed');
+    assert.match(response.output_text, /Hello there/);
+    assert.ok(response.usage && response.usage.input_tokens > 0 && response.usage.output_tokens > 0);
+  });
+
+  test('the strict stream helper assembles the same answer', async () => {
+    const final = await client.responses.stream({ model: 'builtin/echo', input: [{ role: 'user', content: 'Stream this please' }] }).finalResponse();
+    assert.equal(final.status, 'completed');
+    assert.match(final.output_text, /Stream this please/);
+  });
+
+  test('a function call, then its output through previous_response_id', async () => {
+    const first = await client.responses.create({ model: 'builtin/echo', input: 'Weather in Paris?', tools: [weatherTool] });
+    const call = first.output.find((item) => item.type === 'function_call');
+    assert.ok(call && call.type === 'function_call');
+    assert.equal(call.name, 'get_weather');
+    const second = await client.responses.create({
+      model: 'builtin/echo',
+      previous_response_id: first.id,
+      input: [{ type: 'function_call_output', call_id: call.call_id, output: '{"temperature": 21}' }],
+      tools: [weatherTool],
+    });
+    assert.match(second.output_text, /21/);
+    assert.equal(second.previous_response_id, first.id);
+  });
+
+  test('retrieve, list input items, delete, then 404', async () => {
+    const created = await client.responses.create({ model: 'builtin/echo', input: 'Keep me' });
+    const retrieved = await client.responses.retrieve(created.id);
+    assert.equal(retrieved.id, created.id);
+    assert.equal(retrieved.output_text, created.output_text);
+    const items = await client.responses.inputItems.list(created.id);
+    assert.equal(items.data.length, 1);
+    assert.equal(items.data[0]!.type, 'message');
+    await client.responses.delete(created.id);
+    await assert.rejects(client.responses.retrieve(created.id), OpenAI.NotFoundError);
+  });
+
+  test("another account's response is not found, and cannot be built on", async () => {
+    const created = await client.responses.create({ model: 'builtin/echo', input: 'Mine' });
+    const { key: secret } = await (await fetch(`${gateway.origin}/admin/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.adminKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'other' }),
+    })).json() as { key: string };
+    const other = new OpenAI({ apiKey: secret, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+    await assert.rejects(other.responses.retrieve(created.id), OpenAI.NotFoundError);
+    await assert.rejects(other.responses.create({ model: 'builtin/echo', input: 'x', previous_response_id: created.id }), OpenAI.NotFoundError);
+  });
+
+  test('store: false keeps nothing', async () => {
+    const created = await client.responses.create({ model: 'builtin/echo', input: 'Forget me', store: false });
+    assert.equal((created as unknown as { store: boolean }).store, false);
+    await assert.rejects(client.responses.retrieve(created.id), OpenAI.NotFoundError);
+  });
+});
+
+describe('Responses on a translated upstream', () => {
+  test('previous_response_id sends the whole earlier conversation to an Anthropic upstream', async () => {
+    const setup = await startUpstreamGateway('anthropic');
+    try {
+      const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0 });
+      setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-tool-use-input-json-delta.chunks.txt', protocol: 'anthropic-messages' });
+      const first = await openai.responses.create({ model: 'test-model', input: 'Weather in SF?', tools: [weatherTool] });
+      const call = first.output.find((item) => item.type === 'function_call');
+      assert.ok(call && call.type === 'function_call');
+      setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' });
+      const second = await openai.responses
+        .stream({ model: 'test-model', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny' }] })
+        .finalResponse();
+      assert.match(second.output_text, /^Hello!/);
+      const messages = (setup.upstream.requests[1]!.json as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }).messages;
+      assert.deepEqual(messages.map((message) => message.role), ['user', 'assistant', 'user']);
+      assert.equal(messages[1]!.content.find((block) => block.type === 'tool_use')!.id, call.call_id);
+      assert.equal(messages[2]!.content.find((block) => block.type === 'tool_result')!.tool_use_id, call.call_id);
+    } finally {
+      await setup.close();
+    }
+  });
+});
