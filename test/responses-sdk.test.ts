@@ -106,3 +106,33 @@ describe('Responses on a translated upstream', () => {
     }
   });
 });
+
+describe('Responses on every upstream type (translated through the internal representation)', () => {
+  const cases = [
+    { type: 'openai', fixture: 'openai-chat/stream-text-include-usage.chunks.txt', protocol: 'openai-chat', starts: '**Holiday Name:**' },
+    { type: 'openai-compatible', fixture: 'openai-chat/stream-reasoning-content.chunks.txt', protocol: 'openai-chat', starts: '' },
+    { type: 'anthropic', fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages', starts: 'Hello!' },
+    { type: 'gemini', fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini', starts: 'There are **3**' },
+  ] as const;
+  for (const { type, fixture, protocol, starts } of cases) {
+    test(`string and item input, plain and streamed (${type})`, async () => {
+      const setup = await startUpstreamGateway(type);
+      try {
+        const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0 });
+        setup.upstream.enqueue({ fixture, protocol }, { fixture, protocol });
+        const plain = await openai.responses.create({ model: 'test-model', input: 'Hello' });
+        const streamed = await openai.responses
+          .stream({ model: 'test-model', input: [{ role: 'user', content: [{ type: 'input_text', text: 'Hello' }] }] })
+          .finalResponse();
+        for (const response of [plain, streamed]) {
+          assert.equal(response.status, 'completed');
+          assert.ok(response.output_text.length > 0 && response.output_text.startsWith(starts), response.output_text.slice(0, 40));
+          assert.ok(response.usage && response.usage.output_tokens > 0);
+        }
+        assert.equal(setup.upstream.requests.length, 2);
+      } finally {
+        await setup.close();
+      }
+    });
+  }
+});
