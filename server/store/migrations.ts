@@ -1,4 +1,4 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
 /**
  * Schema migrations, in order. Written with Kysely's schema builder so the same migration runs on SQLite
@@ -46,9 +46,20 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the database to the latest schema; throws with the failing migration's error. */
 export async function migrateToLatest(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: await currentSchema(db) }).migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, { cause: error });
   }
+}
+
+/**
+ * On PostgreSQL, the schema the connection works in (its search_path). Kysely otherwise looks for its
+ * migration tables in every schema of the database, so two gateways migrating different schemas of one
+ * database (tests do; so may a shared server) would find each other's tables.
+ */
+async function currentSchema(db: Kysely<any>): Promise<string | undefined> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }
