@@ -16,21 +16,21 @@ const fieldsOf: Record<DroppableFeature, readonly string[]> = {
   reasoning: ['reasoning_effort'],
 };
 
+/** The fields of the client's body that the dropped features take with them, for `x-gateway-dropped-params`. */
+export function droppedParamNames(body: Record<string, unknown>, dropped: readonly DroppableFeature[]): string[] {
+  return dropped.flatMap((feature) => fieldsOf[feature]).filter((field) => field in body);
+}
+
 /**
- * The client's body without the dropped features' fields, and the names of the fields actually removed
- * (for `x-gateway-dropped-params`). The body itself is not modified.
+ * The client's body without the dropped features' fields (for a pass-through), and the names of the
+ * fields removed. The body itself is not modified.
  */
 export function withoutDroppedParams(
   body: Record<string, unknown>,
   dropped: readonly DroppableFeature[],
 ): { body: Record<string, unknown>; removed: string[] } {
+  const removed = droppedParamNames(body, dropped);
   const copy = { ...body };
-  const removed: string[] = [];
-  for (const field of dropped.flatMap((feature) => fieldsOf[feature])) {
-    if (field in copy) {
-      delete copy[field];
-      removed.push(field);
-    }
-  }
+  for (const field of removed) delete copy[field];
   return { body: copy, removed };
 }

@@ -1,14 +1,14 @@
-import type { Response } from 'express';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
 import type { OperationHandler } from '../../../generated/operations.js';
+import { describeRoute } from '../../http/describe-route.js';
 import { renderErrorBody } from '../../http/render-error.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
 import { convertChatRequest } from './convert-chat-request.js';
 import { newChatCompletionId } from './render-chat-completion.js';
-import { startChatAnswer, type ChatAnswer } from './start-chat-answer.js';
+import { startChatAnswer } from './start-chat-answer.js';
 import { toChatChunks } from './to-chat-chunks.js';
 
 /** `POST /v1/chat/completions`, JSON or `text/event-stream`, over whichever deployment the router picks. */
@@ -26,7 +26,7 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
         includeUsage: body.stream_options?.include_usage === true,
       });
     const answer = await router.run(model, (target) => startChatAnswer(target, { body, request, signal, toChunks }), signal);
-    describeAnswer(res, answer);
+    describeRoute(res, answer.target, answer.droppedParams);
 
     if (answer.kind === 'completion') {
       res.locals.usage = answer.usage();
@@ -47,12 +47,4 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
       sse.end();
     }
   };
-}
-
-/** Response headers that say how the gateway served the request, and what it left out. */
-function describeAnswer(res: Response, answer: ChatAnswer): void {
-  res.setHeader('x-gateway-model', answer.target.model.id);
-  res.setHeader('x-gateway-provider', answer.target.deployment.provider.id);
-  if (answer.droppedParams.length > 0) res.setHeader('x-gateway-dropped-params', answer.droppedParams.join(', '));
-  res.locals.route = { model: answer.target.model.id, deployment: answer.target.deployment.key };
 }

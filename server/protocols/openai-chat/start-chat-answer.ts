@@ -1,9 +1,9 @@
-import { collectStream } from '../../core/collect-stream.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
+import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
 import type { ModelRequest, StreamEvent, Usage } from '../../core/types.js';
-import { chatFeatureParams, withoutDroppedParams } from './chat-params.js';
+import { chatFeatureParams, droppedParamNames, withoutDroppedParams } from './chat-params.js';
 import { renderChatCompletion } from './render-chat-completion.js';
 import type { ChatCompletionRequest } from './wire-types.js';
 
@@ -31,19 +31,18 @@ export interface ChatAttemptInput {
 /**
  * One routing attempt for a Chat Completions request: fit the request to the target model, then either
  * forward it as is (the upstream speaks Chat Completions) or translate through the internal
- * representation. Resolves once the upstream has started answering, so failures until then can be
- * retried; a non-stream translated answer is collected whole here, so it stays retryable throughout.
+ * representation (core/start-translated-answer.ts). Resolves once the upstream has started answering, so
+ * failures until then can be retried.
  */
 export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInput): Promise<ChatAnswer> {
   const { body, signal } = input;
   const stream = body.stream === true;
-  const { request, dropped } = gateCapabilities(target.model, input.request, { stream, params: chatFeatureParams });
-  const context = { upstreamModel: target.deployment.upstreamModel, signal };
   const passThrough = target.deployment.provider.chatPassThrough;
 
   if (passThrough) {
+    const { dropped } = gateCapabilities(target.model, input.request, { stream, params: chatFeatureParams });
     const { body: forwardedBody, removed } = withoutDroppedParams(body as Record<string, unknown>, dropped);
-    const forwarded = await passThrough.forward(forwardedBody, context);
+    const forwarded = await passThrough.forward(forwardedBody, { upstreamModel: target.deployment.upstreamModel, signal });
     if (forwarded.kind === 'json') {
       return { kind: 'completion', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
     }
@@ -51,16 +50,14 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
     return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage };
   }
 
-  const droppedParams = withoutDroppedParams(body as Record<string, unknown>, dropped).removed;
-  const events = target.deployment.provider.stream({ ...request, model: target.model.id }, context);
-  if (!stream) {
-    const response = await collectStream(events);
-    const completion = renderChatCompletion(response, body.model) as unknown as Record<string, unknown>;
-    return { kind: 'completion', body: completion, target, droppedParams, usage: () => response.usage };
+  const answer = await startTranslatedAnswer(target, input.request, { stream, signal, params: chatFeatureParams });
+  const droppedParams = droppedParamNames(body as Record<string, unknown>, answer.dropped);
+  if (answer.kind === 'collected') {
+    const completion = renderChatCompletion(answer.response, body.model) as unknown as Record<string, unknown>;
+    return { kind: 'completion', body: completion, target, droppedParams, usage: () => answer.response.usage };
   }
   let usage: Usage | undefined;
-  const started = await prefetchFirstEvent(events, (event) => event.type !== 'start');
-  const observed = observeUsage(started, (seen) => (usage = seen));
+  const observed = observeUsage(answer.events, (seen) => (usage = seen));
   return { kind: 'stream', frames: withDone(input.toChunks(observed)), target, droppedParams, usage: () => usage };
 }
 

@@ -1,10 +1,8 @@
 import type { OperationHandler } from '../../../generated/operations.js';
-import { collectStream } from '../../core/collect-stream.js';
-import { gateCapabilities } from '../../core/gate-capabilities.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
-import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { Router } from '../../core/router.js';
-import type { StreamEvent } from '../../core/types.js';
+import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
+import { describeRoute } from '../../http/describe-route.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import type { ResponseStore } from '../../store/response-store.js';
@@ -64,29 +62,23 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
       });
     };
 
-    const answer = await deps.router.run(
+    const { target, answer } = await deps.router.run(
       model,
-      async (target) => {
-        const gated = gateCapabilities(target.model, request, { stream, params: responsesFeatureParams });
-        const events = target.deployment.provider.stream({ ...gated.request, model: target.model.id }, { upstreamModel: target.deployment.upstreamModel, signal });
-        if (!stream) return { target, collected: await collectStream(events) };
-        return { target, started: await prefetchFirstEvent(events, (event: StreamEvent) => event.type !== 'start') };
-      },
+      async (target) => ({ target, answer: await startTranslatedAnswer(target, request, { stream, signal, params: responsesFeatureParams }) }),
       signal,
     );
-    res.setHeader('x-gateway-model', answer.target.model.id);
-    res.setHeader('x-gateway-provider', answer.target.deployment.provider.id);
+    describeRoute(res, target);
 
-    if (answer.collected) {
-      const response = renderResponse(answer.collected, echo, { id, createdAt });
-      res.locals.usage = answer.collected.usage;
+    if (answer.kind === 'collected') {
+      const response = renderResponse(answer.response, echo, { id, createdAt });
+      res.locals.usage = answer.response.usage;
       await save(response);
       res.json(response as never);
       return;
     }
     const sse = new SseWriter(res);
     try {
-      for await (const event of toResponseEvents(answer.started!, echo, { id, createdAt })) {
+      for await (const event of toResponseEvents(answer.events, echo, { id, createdAt })) {
         if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
           res.locals.usage = event.response.usage;
           if (event.type !== 'response.failed') await save(event.response);

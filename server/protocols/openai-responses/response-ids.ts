@@ -7,6 +7,8 @@ import type { ModelResponse } from '../../core/types.js';
  */
 const hex = (): string => randomBytes(24).toString('hex');
 
+/** An item or response ID with the given type prefix. */
+export const newPrefixedId = (prefix: string): string => `${prefix}_${hex()}`;
 export const newResponseId = (): string => `resp_${hex()}`;
 export const newMessageItemId = (): string => `msg_${hex()}`;
 export const newFunctionCallItemId = (): string => `fc_${hex()}`;

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { newPrefixedId } from './response-ids.js';
 import type { ResponsesCreateRequest } from './wire-types.js';
 
 type Item = Record<string, unknown>;
@@ -11,7 +11,7 @@ type Item = Record<string, unknown>;
 export function storedInputItems(input: ResponsesCreateRequest['input']): Item[] {
   if (input === undefined || input === null) return [];
   if (typeof input === 'string') {
-    return [{ id: itemId('msg'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
+    return [{ id: newPrefixedId('msg'), type: 'message', role: 'user', content: [{ type: 'input_text', text: input }] }];
   }
   return (input as Item[]).map((item) => {
     const type = typeof item.type === 'string' ? item.type : 'role' in item ? 'message' : 'item_reference';
@@ -19,9 +19,7 @@ export function storedInputItems(input: ResponsesCreateRequest['input']): Item[]
     if (type === 'message' && typeof normalized.content === 'string') {
       normalized.content = [{ type: normalized.role === 'assistant' ? 'output_text' : 'input_text', text: normalized.content }];
     }
-    if (typeof normalized.id !== 'string') normalized.id = itemId(type === 'function_call_output' ? 'fco' : 'msg');
+    if (typeof normalized.id !== 'string') normalized.id = newPrefixedId(type === 'function_call_output' ? 'fco' : 'msg');
     return normalized;
   });
 }
-
-const itemId = (prefix: string) => `${prefix}_${randomBytes(24).toString('hex')}`;

@@ -1,5 +1,6 @@
 import type { StreamEvent } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
@@ -163,7 +164,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
       // `ping` and event types newer than this code.
     }
   }
-  throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+  throw upstreamStreamEndedEarly(providerId);
 }
 
 function reasoning(text: string, signature?: string): StreamEvent {

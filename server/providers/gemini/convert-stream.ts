@@ -3,7 +3,7 @@ import type { StreamEvent, Usage } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { SseEvent } from '../upstream/read-sse.js';
-import { upstreamStatusError } from '../upstream/upstream-error.js';
+import { upstreamStatusError, upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { readGeminiError } from './read-error.js';
 import type { GeminiChunk, GeminiResponsePart, GeminiUsageMetadata } from './wire-types.js';
@@ -51,7 +51,7 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
   }
 
   if (finishReason === undefined && !blocked) {
-    throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+    throw upstreamStreamEndedEarly(providerId);
   }
   yield { type: 'finish', reason: finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(finishReason, toolCalls > 0) };
   if (usage) yield { type: 'usage', usage: convertUsage(usage) };

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StreamEvent, Usage } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
@@ -58,7 +59,7 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
   }
 
   if (!finished) {
-    throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+    throw upstreamStreamEndedEarly(providerId);
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { CallContext, ChatPassThrough, ForwardedChat } from '../provider.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
@@ -65,7 +65,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
           // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
           if (failed) return;
         }
-        throw new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+        throw upstreamStreamEndedEarly(providerId);
       }
       return { kind: 'stream', frames: frames(), usage: () => usage };
     },

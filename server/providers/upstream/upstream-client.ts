@@ -45,7 +45,9 @@ export class UpstreamClient {
     });
     this.baseUrl = (config.base_url ?? defaultBaseUrl).replace(/\/+$/, '');
     this.headers = { 'content-type': 'application/json', ...options.headers, ...config.headers };
-    this.secrets = [config.api_key, ...Object.values(options.headers)].filter((value): value is string => Boolean(value));
+    // The configured key and configured headers (a proxy's auth), never our fixed ones such as the
+    // `anthropic-version` date, which would be "scrubbed" out of upstream messages.
+    this.secrets = [config.api_key, ...Object.values(config.headers ?? {})].filter((value): value is string => Boolean(value));
   }
 
   /**

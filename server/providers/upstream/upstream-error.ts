@@ -80,6 +80,14 @@ export function upstreamUnreachable(providerId: string, error: unknown): Gateway
   });
 }
 
+/**
+ * A stream that ended without the upstream's own end marker (`[DONE]`, `message_stop`, a finish reason):
+ * half an answer must not pass for a whole one. No status, so the router retries it if nothing was sent.
+ */
+export function upstreamStreamEndedEarly(providerId: string): GatewayError {
+  return new GatewayError('upstream', 'The upstream stream ended before the answer was complete.', { upstream: { providerId } });
+}
+
 /** `retry-after-ms` (OpenAI's), else `retry-after` in seconds or as an HTTP date. */
 export function parseRetryAfter(headers: UpstreamHeaders): number | undefined {
   const first = (name: string) => {

@@ -1,0 +1,13 @@
+import type { Response } from 'express';
+import type { RouteTarget } from '../core/router.js';
+
+/**
+ * Response headers that say how the gateway served a model request (see the spec's `GatewayModel`,
+ * `GatewayProvider` and `GatewayDroppedParams` headers), and the route for the request log line.
+ */
+export function describeRoute(res: Response, target: RouteTarget, droppedParams: readonly string[] = []): void {
+  res.setHeader('x-gateway-model', target.model.id);
+  res.setHeader('x-gateway-provider', target.deployment.provider.id);
+  if (droppedParams.length > 0) res.setHeader('x-gateway-dropped-params', droppedParams.join(', '));
+  res.locals.route = { model: target.model.id, deployment: target.deployment.key };
+}
