@@ -98,6 +98,11 @@ export type paths = {
          *     `response.completed`, `response.incomplete` or `response.failed`, with no `[DONE]`. Errors found
          *     before the stream starts are returned as non-2xx JSON, because the SDK ignores a 200 JSON body on a
          *     stream request.
+         *
+         *     Every model serves it. With `previous_response_id` the gateway rebuilds the conversation from its own
+         *     store, whatever upstream answered the earlier turns. A model on an `api: responses` OpenAI provider is
+         *     forwarded to the upstream's own Responses API: its output items and stream events come back as the
+         *     upstream sent them, under the gateway's response ID. Other models are translated.
          */
         post: operations["createResponse"];
         delete?: never;
@@ -744,7 +749,7 @@ export type components = {
          * @description One input item. A message needs `role` and `content` (its `type` may be left out); other items are
          *     told apart by `type`. Items copied from an earlier `output` are accepted as they are.
          */
-        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesReasoning"] | components["schemas"]["ResponsesItemReference"];
+        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesEchoedFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesEchoedReasoning"] | components["schemas"]["ResponsesItemReference"];
         /** @description A message. `system` and `developer` both act as instructions; assistant messages echo earlier output. */
         ResponsesInputMessage: {
             /** @enum {string} */
@@ -758,7 +763,7 @@ export type components = {
             status?: "in_progress" | "completed" | "incomplete";
         };
         /** @description A content part of an input message; `output_text` and `refusal` appear in echoed assistant messages. */
-        ResponsesInputContent: components["schemas"]["ResponsesInputText"] | components["schemas"]["ResponsesInputImage"] | components["schemas"]["ResponsesInputFile"] | components["schemas"]["ResponsesOutputText"] | components["schemas"]["ResponsesRefusal"];
+        ResponsesInputContent: components["schemas"]["ResponsesInputText"] | components["schemas"]["ResponsesInputImage"] | components["schemas"]["ResponsesInputFile"] | components["schemas"]["ResponsesEchoedOutputText"] | components["schemas"]["ResponsesRefusal"];
         ResponsesInputText: {
             /** @enum {string} */
             type: "input_text";
@@ -781,6 +786,52 @@ export type components = {
             file_id?: string | null;
             file_url?: string;
             filename?: string;
+        };
+        /**
+         * @description An `output_text` part of an assistant message sent back as input. Clients such as the AI SDK leave
+         *     out `annotations`, which output always carries (`ResponsesOutputText`).
+         */
+        ResponsesEchoedOutputText: {
+            /** @enum {string} */
+            type: "output_text";
+            text: string;
+            annotations?: {
+                [key: string]: unknown;
+            }[];
+            logprobs?: {
+                [key: string]: unknown;
+            }[];
+        };
+        /**
+         * @description A `function_call` sent back as input. Unlike in output (`ResponsesFunctionCall`), `id` may be left
+         *     out: clients that build the history themselves often have only `call_id`.
+         */
+        ResponsesEchoedFunctionCall: {
+            /** @enum {string} */
+            type: "function_call";
+            /** @description `fc_…` */
+            id?: string;
+            call_id: string;
+            name: string;
+            /** @description The arguments as a JSON string. */
+            arguments: string;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /**
+         * @description A `reasoning` item sent back as input. Unlike in output (`ResponsesReasoning`), `id` may be left out;
+         *     `encrypted_content` is what lets reasoning be replayed while `store` is false.
+         */
+        ResponsesEchoedReasoning: {
+            /** @enum {string} */
+            type: "reasoning";
+            /** @description `rs_…` */
+            id?: string;
+            summary: components["schemas"]["ResponsesSummaryText"][];
+            content?: components["schemas"]["ResponsesReasoningText"][];
+            encrypted_content?: string | null;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
         };
         /** @description Refers to an item of a stored response by its ID. */
         ResponsesItemReference: {
@@ -883,7 +934,7 @@ export type components = {
             /** @description Set when `status` is `incomplete`. */
             incomplete_details: {
                 /** @enum {string} */
-                reason?: "max_output_tokens" | "content_filter";
+                reason: "max_output_tokens" | "content_filter";
             } | null;
             /** @description The request's `instructions`. */
             instructions?: (string | null) | components["schemas"]["ResponsesInputItem"][];
@@ -920,14 +971,20 @@ export type components = {
             /** @enum {string} */
             status: "in_progress" | "completed" | "incomplete";
             content: components["schemas"]["ResponsesOutputContent"][];
+            /**
+             * @description Sent by newer OpenAI models (`commentary` or `final_answer`); clients such as the AI SDK send it
+             *     back with the message. The gateway's translated answers leave it out.
+             */
+            phase?: string | null;
         };
         ResponsesOutputContent: components["schemas"]["ResponsesOutputText"] | components["schemas"]["ResponsesRefusal"];
+        /** @description Text of an output message. Sent back as input it may lack `annotations` (`ResponsesEchoedOutputText`). */
         ResponsesOutputText: {
             /** @enum {string} */
             type: "output_text";
             text: string;
-            /** @description Always present (possibly empty) in output; may be left out when a message is sent back. */
-            annotations?: {
+            /** @description Citations and file references; empty when there are none. */
+            annotations: {
                 [key: string]: unknown;
             }[];
             logprobs?: {
@@ -939,12 +996,15 @@ export type components = {
             type: "refusal";
             refusal: string;
         };
-        /** @description A call the model asks the client to run; answer it with a `function_call_output` of the same `call_id`. */
+        /**
+         * @description A call the model asks the client to run; answer it with a `function_call_output` of the same `call_id`.
+         *     `id` names the output item (stream events refer to it as `item_id`); `call_id` names the call.
+         */
         ResponsesFunctionCall: {
             /** @enum {string} */
             type: "function_call";
-            /** @description `fc_…`; always set on output items. */
-            id?: string;
+            /** @description `fc_…` */
+            id: string;
             call_id: string;
             name: string;
             /** @description The arguments as a JSON string (empty in `response.output_item.added`). */
@@ -953,20 +1013,17 @@ export type components = {
             status?: "in_progress" | "completed" | "incomplete";
         };
         /**
-         * @description Reasoning by a reasoning model: an optional summary, and `encrypted_content` when asked for with
-         *     `include`, which lets the reasoning be sent back while `store` is false.
+         * @description Reasoning by a reasoning model: a summary (empty unless asked for with `reasoning.summary`), and
+         *     `encrypted_content` when asked for with `include`, which lets the reasoning be sent back while
+         *     `store` is false. OpenAI leaves out `status` on reasoning items.
          */
         ResponsesReasoning: {
             /** @enum {string} */
             type: "reasoning";
             /** @description `rs_…` */
-            id?: string;
+            id: string;
             summary: components["schemas"]["ResponsesSummaryText"][];
-            content?: {
-                /** @enum {string} */
-                type: "reasoning_text";
-                text: string;
-            }[];
+            content?: components["schemas"]["ResponsesReasoningText"][];
             encrypted_content?: string | null;
             /** @enum {string} */
             status?: "in_progress" | "completed" | "incomplete";
@@ -974,6 +1031,12 @@ export type components = {
         ResponsesSummaryText: {
             /** @enum {string} */
             type: "summary_text";
+            text: string;
+        };
+        /** @description Raw reasoning text, from models that expose it. */
+        ResponsesReasoningText: {
+            /** @enum {string} */
+            type: "reasoning_text";
             text: string;
         };
         /** @description Token usage; null until the response finishes. */
@@ -1012,7 +1075,10 @@ export type components = {
          *     event has a `sequence_number` counting from 0. Order: `response.created`, `response.in_progress`, then
          *     per output item `response.output_item.added`, its part/text/argument events and
          *     `response.output_item.done`, and last `response.completed`, `response.incomplete` or `response.failed`.
-         *     For validating streams in tests; the HTTP schema of a stream is a string.
+         *     For validating streams in tests; the HTTP schema of a stream is a string. These are the events of
+         *     translated answers and of OpenAI's function and text answers; a stream forwarded from an
+         *     `api: responses` upstream may also carry OpenAI's other event types (built-in tools, annotations),
+         *     passed through as the upstream sent them.
          */
         ResponsesStreamEvent: components["schemas"]["ResponsesLifecycleEvent"] | components["schemas"]["ResponsesOutputItemEvent"] | components["schemas"]["ResponsesContentPartEvent"] | components["schemas"]["ResponsesOutputTextDeltaEvent"] | components["schemas"]["ResponsesOutputTextDoneEvent"] | components["schemas"]["ResponsesRefusalDeltaEvent"] | components["schemas"]["ResponsesRefusalDoneEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponsesReasoningSummaryPartEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDeltaEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDoneEvent"] | components["schemas"]["ResponsesReasoningTextDeltaEvent"] | components["schemas"]["ResponsesReasoningTextDoneEvent"] | components["schemas"]["ResponsesErrorEvent"];
         /**
@@ -1156,21 +1222,30 @@ export type components = {
             text: string;
         };
         /**
-         * @description A failure after the stream started; `response.failed` follows. OpenAI nests the details in `error`;
-         *     the flat `code`, `message` and `param` are there for clients that read those.
+         * @description A failure after the stream started; `response.failed` follows. The live OpenAI API nests the details
+         *     in `error` and sends nothing else (see the recorded `stream-error-insufficient-quota`), while OpenAI's
+         *     reference and the `openai` SDK's `ResponseErrorEvent` type describe flat `code`, `message` and
+         *     `param`. The gateway's own error events carry both forms, so either kind of client finds what it
+         *     reads; a stream forwarded from OpenAI (`api: responses`) passes OpenAI's event on as it came. The
+         *     flat fields are not required here because OpenAI itself leaves them out.
          */
         ResponsesErrorEvent: {
             /** @enum {string} */
             type: "error";
             sequence_number: number;
+            /** @description The same as `error.code`. */
             code?: string | null;
+            /** @description The same as `error.message`. */
             message?: string;
+            /** @description The same as `error.param`. */
             param?: string | null;
-            error?: {
-                type?: string;
-                code?: string | null;
+            /** @description The details, as in the `error` object of an OpenAI error response body. */
+            error: {
+                /** @description e.g. `insufficient_quota`, `server_error`, `rate_limit_error`. */
+                type: string;
+                code: string | null;
                 message: string;
-                param?: string | null;
+                param: string | null;
             };
         };
         /** @description Image generation request. Fields the gateway does not know are accepted and ignored. */
@@ -2163,6 +2238,9 @@ export interface operations {
             /** @description The response, or a stream of events when `stream` is true. */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
                     [name: string]: unknown;
                 };
                 content: {

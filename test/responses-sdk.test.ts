@@ -1,18 +1,23 @@
 // The Responses API through the official `openai` SDK, on the built-in model and on fake upstreams:
 // create, stream, previous_response_id state kept by the gateway, retrieve, input items, delete, owners.
+// Every stream the SDK reads is also checked frame by frame on the wire (recordResponsesStreams).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import OpenAI from 'openai';
+import { recordResponsesStreams, terminalResponse } from './helpers/responses-stream.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 import { startUpstreamGateway } from './helpers/upstream-gateway.js';
 
 let gateway: TestGateway;
 let client: OpenAI;
+const wire = recordResponsesStreams();
 before(async () => {
   gateway = await startGateway();
-  client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+  client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0, fetch: wire.fetch });
 });
 after(() => gateway.close());
+// A stream a test did not check itself is still checked.
+afterEach(() => wire.checked());
 
 const weatherTool: OpenAI.Responses.FunctionTool = {
   type: 'function',
@@ -35,6 +40,9 @@ describe('Responses on the built-in model', () => {
     const final = await client.responses.stream({ model: 'builtin/echo', input: [{ role: 'user', content: 'Stream this please' }] }).finalResponse();
     assert.equal(final.status, 'completed');
     assert.match(final.output_text, /Stream this please/);
+    const [events, ...more] = await wire.checked();
+    assert.equal(more.length, 0);
+    assert.equal(terminalResponse(events!).id, final.id);
   });
 
   test('a function call, then its output through previous_response_id', async () => {
@@ -87,7 +95,7 @@ describe('Responses on a translated upstream', () => {
   test('previous_response_id sends the whole earlier conversation to an Anthropic upstream', async () => {
     const setup = await startUpstreamGateway('anthropic');
     try {
-      const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0 });
+      const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0, fetch: wire.fetch });
       setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-tool-use-input-json-delta.chunks.txt', protocol: 'anthropic-messages' });
       const first = await openai.responses.create({ model: 'test-model', input: 'Weather in SF?', tools: [weatherTool] });
       const call = first.output.find((item) => item.type === 'function_call');
@@ -97,6 +105,7 @@ describe('Responses on a translated upstream', () => {
         .stream({ model: 'test-model', previous_response_id: first.id, input: [{ type: 'function_call_output', call_id: call.call_id, output: 'sunny' }] })
         .finalResponse();
       assert.match(second.output_text, /^Hello!/);
+      assert.equal(terminalResponse((await wire.checked())[0]!).id, second.id);
       const messages = (setup.upstream.requests[1]!.json as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }).messages;
       assert.deepEqual(messages.map((message) => message.role), ['user', 'assistant', 'user']);
       assert.equal(messages[1]!.content.find((block) => block.type === 'tool_use')!.id, call.call_id);
@@ -118,7 +127,7 @@ describe('Responses on every upstream type (translated through the internal repr
     test(`string and item input, plain and streamed (${type})`, async () => {
       const setup = await startUpstreamGateway(type);
       try {
-        const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0 });
+        const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0, fetch: wire.fetch });
         setup.upstream.enqueue({ fixture, protocol }, { fixture, protocol });
         const plain = await openai.responses.create({ model: 'test-model', input: 'Hello' });
         const streamed = await openai.responses
@@ -129,6 +138,11 @@ describe('Responses on every upstream type (translated through the internal repr
           assert.ok(response.output_text.length > 0 && response.output_text.startsWith(starts), response.output_text.slice(0, 40));
           assert.ok(response.usage && response.usage.output_tokens > 0);
         }
+        const [events, ...more] = await wire.checked();
+        assert.equal(more.length, 0, 'one stream: the plain create is JSON');
+        const final = terminalResponse(events!);
+        assert.equal(final.id, streamed.id);
+        assert.deepEqual(final.output.map((item) => item.id), streamed.output.map((item) => item.id));
         assert.equal(setup.upstream.requests.length, 2);
       } finally {
         await setup.close();

@@ -14,5 +14,9 @@ export type ResponsesToolChoice = Schemas['ResponsesToolChoice'];
 export type ResponsesTextFormat = Schemas['ResponsesTextFormat'];
 export type ResponsesOutputItem = Schemas['ResponsesOutputItem'];
 export type ResponsesOutputMessage = Schemas['ResponsesOutputMessage'];
-export type ResponsesFunctionCall = Schemas['ResponsesFunctionCall'];
-export type ResponsesReasoning = Schemas['ResponsesReasoning'];
+/**
+ * Request side: a call or reasoning item sent back as input, where `id` may be missing. Output items
+ * (`Schemas['ResponsesFunctionCall']`, `Schemas['ResponsesReasoning']`) always carry it.
+ */
+export type ResponsesFunctionCall = Schemas['ResponsesEchoedFunctionCall'];
+export type ResponsesReasoning = Schemas['ResponsesEchoedReasoning'];
