@@ -57,6 +57,11 @@ const providerSchema = z.strictObject({
   timeouts: timeoutsSchema.optional(),
   /** openai and openai-compatible: how the server departs from OpenAI (see providers/openai-compatible/quirks.ts). */
   quirks: quirksSchema.optional(),
+  /**
+   * openai and openai-compatible: which upstream API serves Responses API clients. `chat` (default) translates
+   * them to Chat Completions; `responses` forwards them to the upstream's own `/responses`.
+   */
+  api: z.enum(['chat', 'responses']).optional(),
   /** Built-in provider only: pause between streamed chunks, to look like a real model in a UI. */
   chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),
 });
@@ -125,6 +130,9 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id '${provider.id}'` });
       }
       providerIds.add(provider.id);
+      if (provider.api === 'responses' && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai or openai-compatible provider` });
+      }
     });
     const modelIds = new Set<string>();
     config.models.forEach((model, index) => {

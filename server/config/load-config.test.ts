@@ -39,6 +39,7 @@ const failures: Array<[string, string, RegExp]> = [
   ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /models\[1\]\.id: duplicate/],
   ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /models\[0\]\.capabilities\[0\]/],
   ['invalid YAML', 'providers: [', /invalid YAML/],
+  ['api: responses on a non-OpenAI provider', 'providers:\n  - { id: p, type: anthropic, api: responses }\n', /providers\[0\]\.api: api 'responses' needs an openai/],
 ];
 
 for (const [name, text, message] of failures) {

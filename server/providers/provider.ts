@@ -23,6 +23,8 @@ export interface Provider {
   stream(request: ModelRequest, context: CallContext): AsyncIterable<StreamEvent>;
   /** Present on providers that speak Chat Completions upstream: used when the client speaks it too. */
   readonly chatPassThrough?: ChatPassThrough;
+  /** Present on providers configured `api: responses`: used when the client speaks the Responses API. */
+  readonly responsesPassThrough?: ResponsesPassThrough;
   /** Releases pooled upstream connections (shutdown, tests). */
   close?(): Promise<void>;
 }
@@ -44,3 +46,21 @@ export type ForwardedChat =
       /** The usage read from the stream so far (complete once `frames` is done). */
       usage(): Usage | undefined;
     };
+
+/** Forwards a Responses API body to the upstream's own `/responses`, model name and auth rewritten only. */
+export interface ResponsesPassThrough {
+  forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedResponses>;
+}
+
+export type ForwardedResponses =
+  | { kind: 'json'; body: Record<string, unknown> }
+  | { kind: 'stream'; events: AsyncIterable<ForwardedResponseEvent> };
+
+/** One upstream Responses stream event, as the upstream sent it. */
+export interface ForwardedResponseEvent {
+  type: string;
+  /** The `data:` payload, never re-serialized by the provider. */
+  data: string;
+  /** Parsed only for events that carry the whole response (`response.*` lifecycle) and `error`. */
+  payload?: Record<string, unknown>;
+}

@@ -26,6 +26,18 @@ export interface Database {
     input_items: string;
     /** JSON: the whole response object as it was returned. */
     response: string;
+    /**
+     * The provider that also stores this response (an `api: responses` upstream asked with `store`) and
+     * its ID there, so the next turn there can send `previous_response_id` instead of the conversation.
+     */
+    upstream_provider_id: string | null;
+    upstream_response_id: string | null;
+  };
+  /** Which stored response holds each item ID, so `item_reference` can name any of the owner's items. */
+  response_items: {
+    owner_id: string;
+    item_id: string;
+    response_id: string;
   };
 }
 

@@ -40,6 +40,27 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('responses').execute();
     },
   },
+  '0003_response_items_and_upstream_state': {
+    async up(db: Kysely<unknown>) {
+      // One column per statement: SQLite's ALTER TABLE adds a single column.
+      await db.schema.alterTable('responses').addColumn('upstream_provider_id', 'varchar(200)').execute();
+      await db.schema.alterTable('responses').addColumn('upstream_response_id', 'varchar(200)').execute();
+      await db.schema
+        .createTable('response_items')
+        .addColumn('owner_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('item_id', 'varchar(200)', (column) => column.notNull())
+        .addColumn('response_id', 'varchar(64)', (column) => column.notNull())
+        .execute();
+      // `item_reference` lookups go by owner and item; deletes and purges by response.
+      await db.schema.createIndex('response_items_owner_item').on('response_items').columns(['owner_id', 'item_id']).execute();
+      await db.schema.createIndex('response_items_response').on('response_items').column('response_id').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('response_items').execute();
+      await db.schema.alterTable('responses').dropColumn('upstream_response_id').execute();
+      await db.schema.alterTable('responses').dropColumn('upstream_provider_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -43,6 +43,13 @@ for (const [name, open] of testDatabases) {
       assert.equal(await store.delete('resp_1', 'key_b'), false);
     });
 
+    test('remembers which upstream also holds a response', async () => {
+      await store.save(stored('resp_up', { upstream: { providerId: 'openai-eu', responseId: 'resp_abc' } }));
+      await store.save(stored('resp_local'));
+      assert.deepEqual((await store.get('resp_up', 'key_a'))?.upstream, { providerId: 'openai-eu', responseId: 'resp_abc' });
+      assert.equal((await store.get('resp_local', 'key_a'))?.upstream, null);
+    });
+
     test('rebuilds a conversation oldest first: inputs then outputs of every turn', async () => {
       await store.save(stored('resp_2'));
       await store.save(stored('resp_3', { previousResponseId: 'resp_2' }));
@@ -62,14 +69,27 @@ for (const [name, open] of testDatabases) {
       assert.equal(await store.conversation('resp_5', 'key_a'), undefined);
     });
 
-    test('expired responses are invisible, then purged', async () => {
+    test('expired responses are invisible, then purged with their items', async () => {
       await store.save(stored('resp_6', { expiresAt: 1_600 }));
       assert.ok(await store.get('resp_6', 'key_a'));
       now = 1_600;
       assert.equal(await store.get('resp_6', 'key_a'), undefined);
+      assert.equal((await store.findItems(['msg_resp_6'], 'key_a')).size, 0);
       assert.ok((await store.purgeExpired()) >= 1);
       now = 1_500;
       assert.equal(await store.get('resp_6', 'key_a'), undefined, 'gone for good');
+      assert.equal((await store.findItems(['msg_resp_6'], 'key_a')).size, 0, 'the item index went with it');
+    });
+
+    test("finds any of the owner's stored items by ID, inputs and outputs alike", async () => {
+      await store.save(stored('resp_7'));
+      const found = await store.findItems(['in_resp_7', 'msg_resp_7', 'msg_unknown'], 'key_a');
+      assert.deepEqual(found.get('in_resp_7'), userSays('in_resp_7', 'question resp_7'));
+      assert.deepEqual(found.get('msg_resp_7'), answer('resp_7', 'answer resp_7').output[0]);
+      assert.equal(found.size, 2);
+      assert.equal((await store.findItems(['msg_resp_7'], 'key_b')).size, 0, "not another owner's");
+      await store.delete('resp_7', 'key_a');
+      assert.equal((await store.findItems(['msg_resp_7'], 'key_a')).size, 0, 'not a deleted response’s');
     });
   });
 }

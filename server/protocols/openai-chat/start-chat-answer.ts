@@ -1,9 +1,10 @@
+import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
 import type { ModelRequest, StreamEvent, Usage } from '../../core/types.js';
-import { chatFeatureParams, droppedParamNames, withoutDroppedParams } from './chat-params.js';
+import { chatDroppedFields, chatFeatureParams } from './chat-params.js';
 import { renderChatCompletion } from './render-chat-completion.js';
 import type { ChatCompletionRequest } from './wire-types.js';
 
@@ -41,7 +42,7 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
 
   if (passThrough) {
     const { dropped } = gateCapabilities(target.model, input.request, { stream, params: chatFeatureParams });
-    const { body: forwardedBody, removed } = withoutDroppedParams(body as Record<string, unknown>, dropped);
+    const { body: forwardedBody, removed } = withoutDroppedParams(chatDroppedFields, body as Record<string, unknown>, dropped);
     const forwarded = await passThrough.forward(forwardedBody, { upstreamModel: target.deployment.upstreamModel, signal });
     if (forwarded.kind === 'json') {
       return { kind: 'completion', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
@@ -51,7 +52,7 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
   }
 
   const answer = await startTranslatedAnswer(target, input.request, { stream, signal, params: chatFeatureParams });
-  const droppedParams = droppedParamNames(body as Record<string, unknown>, answer.dropped);
+  const droppedParams = droppedParamNames(chatDroppedFields, body as Record<string, unknown>, answer.dropped);
   if (answer.kind === 'collected') {
     const completion = renderChatCompletion(answer.response, body.model) as unknown as Record<string, unknown>;
     return { kind: 'completion', body: completion, target, droppedParams, usage: () => answer.response.usage };

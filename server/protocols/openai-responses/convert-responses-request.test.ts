@@ -4,6 +4,7 @@ import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import { convertResponsesRequest, type ResponsesHistory } from './convert-responses-request.js';
+import { encodeReasoningState } from './reasoning-state.js';
 import type { ResponsesCreateRequest, ResponsesInputItem } from './wire-types.js';
 
 const noHistory: ResponsesHistory = { items: [], lookup: () => undefined };
@@ -124,12 +125,30 @@ test('image and file parts', () => {
   ]);
 });
 
+test("OpenAI's own encrypted reasoning is not passed to other upstreams; its summary is", () => {
+  const request = convert({
+    input: [
+      { role: 'user', content: 'Hi' },
+      { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'Thought.' }], encrypted_content: 'gAAAAABopaque' },
+      { type: 'reasoning', id: 'rs_2', summary: [], encrypted_content: 'gAAAAABonly-opaque' },
+      { role: 'assistant', content: 'Hello' },
+    ],
+  });
+  assert.deepEqual(request.messages[1], {
+    role: 'assistant',
+    content: [
+      { type: 'reasoning', text: 'Thought.' },
+      { type: 'text', text: 'Hello' },
+    ],
+  });
+});
+
 test('history comes before the input; echoed output, reasoning and a Gemini signature round-trip', () => {
   const callId = encodeToolCallId('call_1', 'sig==');
   const history = historyOf([
     { role: 'developer', content: 'Earlier rule.' },
     { role: 'user', content: 'Weather?' },
-    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'A' }, { type: 'summary_text', text: 'B' }], encrypted_content: 'enc' },
+    { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 'A' }, { type: 'summary_text', text: 'B' }], encrypted_content: encodeReasoningState({ signature: 'thinking-sig', redacted: 'enc' }) },
     { type: 'message', id: 'msg_1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] },
     { type: 'function_call', id: 'fc_1', call_id: callId, name: 'weather', arguments: '{}', status: 'completed' },
   ]);
@@ -140,7 +159,7 @@ test('history comes before the input; echoed output, reasoning and a Gemini sign
     {
       role: 'assistant',
       content: [
-        { type: 'reasoning', text: 'A\n\nB', redacted: 'enc' },
+        { type: 'reasoning', text: 'A\n\nB', signature: 'thinking-sig', redacted: 'enc' },
         { type: 'text', text: 'Checking.' },
         { type: 'tool_call', id: 'call_1', name: 'weather', arguments: '{}', signature: 'sig==' },
       ],

@@ -1,5 +1,6 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
+import { decodeReasoningState } from './reasoning-state.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { toMediaSource } from '../openai-chat/parse-data-url.js';
 import type { ResponsesCreateRequest, ResponsesFunctionCall, ResponsesFunctionCallOutput, ResponsesInputContent } from './wire-types.js';
@@ -139,10 +140,11 @@ class Transcript {
     // Models that show raw reasoning put it in `content`; the summary is what OpenAI's own models give.
     const summary = (reasoning.summary ?? []).map((part) => part.text);
     const text = (summary.length ? summary : (reasoning.content ?? []).map((part) => part.text)).join('\n\n');
-    const redacted = reasoning.encrypted_content ?? undefined;
-    // An empty item (no summary asked for, no encrypted content included) carries nothing to send back.
-    if (!text && !redacted) return;
-    this.pushAssistant([{ type: 'reasoning', text, ...(redacted ? { redacted } : {}) }]);
+    // OpenAI's own encrypted reasoning means nothing to another upstream; only the gateway's state is kept.
+    const state = reasoning.encrypted_content ? decodeReasoningState(reasoning.encrypted_content) : undefined;
+    // An empty item (no summary asked for, no state) carries nothing to send back.
+    if (!text && !state?.redacted) return;
+    this.pushAssistant([{ type: 'reasoning', text, ...state }]);
   }
 
   private addReference(id: string | undefined, param: string, references: readonly string[]): void {

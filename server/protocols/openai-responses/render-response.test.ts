@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import type { ModelResponse } from '../../core/types.js';
+import { decodeReasoningState } from './reasoning-state.js';
 import { renderResponse, type ResponseEcho } from './render-response.js';
 
 const echo: ResponseEcho = {
@@ -66,7 +67,7 @@ describe('renderResponse', () => {
     assert.ok(reasoning.type === 'reasoning' && message.type === 'message' && call.type === 'function_call');
     assert.match(reasoning.id ?? '', hexId('rs'));
     assert.deepEqual(reasoning.summary, [{ type: 'summary_text', text: 'The user wants weather.' }]);
-    assert.equal('encrypted_content' in reasoning, false);
+    assert.deepEqual(decodeReasoningState(reasoning.encrypted_content ?? ''), { signature: 'sig' }, 'the signature must come back to its upstream');
     assert.match(message.id, hexId('msg'));
     assert.deepEqual(message, {
       type: 'message',
@@ -102,15 +103,19 @@ describe('renderResponse', () => {
     });
   }
 
-  it('keeps redacted reasoning as encrypted_content and leaves out empty text', () => {
+  it('keeps signatures and redacted reasoning in encrypted_content, and leaves out empty text', () => {
     const answer: ModelResponse = {
-      content: [{ type: 'reasoning', text: '', redacted: 'opaque==' }, { type: 'text', text: '' }],
+      content: [{ type: 'reasoning', text: 'Hmm.', signature: 'sig==', redacted: 'opaque==' }, { type: 'text', text: '' }],
       finishReason: 'stop',
       usage,
     };
     const response = renderResponse(answer, echo, options);
     assertMatchesSchema('ResponsesResponse', response);
-    assert.deepEqual(response.output, [{ type: 'reasoning', id: response.output[0].id, summary: [], encrypted_content: 'opaque==' }]);
+    const [reasoning] = response.output as Array<{ encrypted_content: string }>;
+    assert.deepEqual(response.output, [
+      { type: 'reasoning', id: response.output[0].id, summary: [{ type: 'summary_text', text: 'Hmm.' }], encrypted_content: reasoning.encrypted_content },
+    ]);
+    assert.deepEqual(decodeReasoningState(reasoning.encrypted_content), { signature: 'sig==', redacted: 'opaque==' });
   });
 
   it('uses the given item IDs, the applied output limit, and defaults for settings the request left out', () => {

@@ -1,6 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { FinishReason, ModelResponse, Usage } from '../../core/types.js';
+import { encodeReasoningState } from './reasoning-state.js';
 import { newOutputItemId } from './response-ids.js';
 
 // https://platform.openai.com/docs/api-reference/responses/object
@@ -127,15 +128,17 @@ export function renderOutputItem(part: OutputPart, id: string, status: ItemStatu
     case 'tool_call':
       // The Gemini thought signature rides in `call_id`, which clients echo verbatim in `function_call_output`.
       return { type: 'function_call', id, call_id: encodeToolCallId(part.id, part.signature), name: part.name, arguments: part.arguments, status };
-    case 'reasoning':
-      // Reasoning text goes in `summary`: that is what Codex and the AI SDK show. Redacted reasoning is
-      // opaque, like OpenAI's `encrypted_content`, and must come back unchanged.
+    case 'reasoning': {
+      // Reasoning text goes in `summary`: that is what Codex and the AI SDK show. Signatures and redacted
+      // reasoning are opaque and must come back unchanged (see reasoning-state.ts).
+      const encrypted = encodeReasoningState(part);
       return {
         type: 'reasoning',
         id,
         summary: part.text ? [{ type: 'summary_text', text: part.text }] : [],
-        ...(part.redacted ? { encrypted_content: part.redacted } : {}),
+        ...(encrypted ? { encrypted_content: encrypted } : {}),
       };
+    }
     default:
       return assertNever(part);
   }

@@ -1,7 +1,5 @@
 import type { components } from '../../../generated/api.js';
 import type { FinishReason, ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from '../../core/types.js';
-import { renderErrorBody } from '../../http/render-error.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
 import {
   finalItemStatus,
   renderFailedResponse,
@@ -14,6 +12,7 @@ import {
   type ResponseEcho,
   type ResponsesOutputItem,
 } from './render-response.js';
+import { errorEvent, responseErrorFields } from './response-error-event.js';
 import { newOutputItemId } from './response-ids.js';
 
 // https://platform.openai.com/docs/api-reference/responses-streaming
@@ -117,15 +116,11 @@ class ResponseEventBuilder {
 
   /** OpenAI's in-band failure: an `error` event in both the flat and nested forms, then `response.failed`. */
   fail(error: unknown): Draft[] {
-    // The same body, codes and safe message the JSON error handler sends for this error.
-    const body = renderErrorBody('openai', toGatewayError(error)) as {
-      error: { message: string; type: string; param: string | null; code: string | null };
-    };
-    const { message, type, param, code } = body.error;
-    const failure = { code: code ?? type, message, interrupted: this.open !== undefined };
+    const fields = responseErrorFields(error);
+    const failure = { code: fields.code ?? fields.type, message: fields.message, interrupted: this.open !== undefined };
     const partial = { content: this.content, usage: this.usage };
     return [
-      { type: 'error', code, message, param, error: { type, code, message, param } },
+      errorEvent(fields),
       { type: 'response.failed', response: renderFailedResponse(partial, this.echo, { ...this.options, itemIds: this.ids }, failure) },
     ];
   }

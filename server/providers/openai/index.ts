@@ -3,7 +3,9 @@
  * quirks, every server that imitates it (`type: openai-compatible`, see ../openai-compatible/).
  *
  * The translation path converts the internal request (convert-request.ts) and the streamed answer
- * (convert-stream.ts); the pass-through (forward-chat.ts) serves clients that speak Chat Completions too.
+ * (convert-stream.ts); the pass-through (forward-chat.ts) serves clients that speak Chat Completions too,
+ * and with `api: responses` forward-responses.ts serves Responses API clients from the upstream's own
+ * `/responses`.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -14,6 +16,7 @@ import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertRequest } from './convert-request.js';
 import { convertStream } from './convert-stream.js';
 import { createChatPassThrough } from './forward-chat.js';
+import { createResponsesPassThrough } from './forward-responses.js';
 import { readOpenAIError } from './read-error.js';
 
 /** OpenAI's SDK convention: the base URL includes `/v1`. */
@@ -42,6 +45,7 @@ export function createOpenAIProvider(config: ProviderConfig, quirks: ResolvedQui
       yield* convertStream(readSse(client.chunks(reply, context.signal)), config.id);
     },
     chatPassThrough: createChatPassThrough(client, config.id, quirks),
+    ...(config.api === 'responses' ? { responsesPassThrough: createResponsesPassThrough(client, config.id) } : {}),
     close: () => client.close(),
   };
 }

@@ -1,0 +1,20 @@
+import { renderErrorBody } from '../../http/render-error.js';
+import { toGatewayError } from '../../http/to-gateway-error.js';
+
+/** OpenAI's error fields, as the JSON error handler would send them for the same failure. */
+export interface ResponseErrorFields {
+  message: string;
+  type: string;
+  param: string | null;
+  code: string | null;
+}
+
+/** The same body, codes and safe message the JSON error handler sends for this error. */
+export function responseErrorFields(error: unknown): ResponseErrorFields {
+  return (renderErrorBody('openai', toGatewayError(error)) as { error: ResponseErrorFields }).error;
+}
+
+/** OpenAI's in-band `error` event, in both the flat form and the nested one the SDKs read. */
+export function errorEvent({ message, type, param, code }: ResponseErrorFields) {
+  return { type: 'error' as const, code, message, param, error: { type, code, message, param } };
+}

@@ -1,0 +1,21 @@
+import type { DroppedFeatureFields } from '../../core/dropped-params.js';
+import type { DroppableFeature } from '../../core/gate-capabilities.js';
+
+/** Where each gated feature lives in a Responses request, for errors and the dropped-params header. */
+export const responsesFeatureParams = {
+  tools: 'tools',
+  json_schema: 'text.format',
+  reasoning: 'reasoning',
+  stream: 'stream',
+  images: 'input',
+} as const satisfies Record<DroppableFeature | 'stream' | 'images', string>;
+
+/**
+ * The body fields each dropped feature removes. `text` goes whole with its format: the only other setting
+ * in it (`verbosity`) is a reasoning-model option that a model without structured output does not take either.
+ */
+export const responsesDroppedFields: DroppedFeatureFields = {
+  tools: ['tools', 'tool_choice', 'parallel_tool_calls'],
+  json_schema: ['text'],
+  reasoning: ['reasoning'],
+};
