@@ -3,6 +3,8 @@
 // `previous_response_id` works whether or not the upstream holds the previous turn.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { createOpenAI } from '@ai-sdk/openai';
+import { generateText, jsonSchema, streamText, tool } from 'ai';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
@@ -203,5 +205,34 @@ describe('an api: responses upstream', () => {
     const failed = frames.at(-1)!.response as Item;
     assert.equal(failed.status, 'failed');
     assert.match(String((failed.error as Item).message), /ended before the answer was complete/);
+  });
+});
+
+describe('the Vercel AI SDK on an api: responses upstream', () => {
+  const model = () => createOpenAI({ baseURL: `${gateway.origin}/v1`, apiKey: gateway.apiKey, fetch: wire.fetch }).responses('gpt-native');
+
+  test('generateText gets the upstream answer and usage', async () => {
+    openaiUpstream.enqueue({ fixture: 'openai-responses/non-stream-text.json', protocol: 'openai-responses' });
+    const result = await generateText({ maxRetries: 0, model: model(), prompt: 'Say pong' });
+    assert.equal(result.text, 'pong');
+    assert.equal(result.finishReason, 'stop');
+    assert.ok((result.usage.inputTokens ?? 0) > 0 && (result.usage.outputTokens ?? 0) > 0);
+  });
+
+  test('streamText parses the forwarded function call', async () => {
+    openaiUpstream.enqueue({ fixture: 'openai-responses/stream-function-call.chunks.txt', protocol: 'openai-responses' });
+    const result = streamText({
+      maxRetries: 0,
+      model: model(),
+      prompt: 'What is 1231 * 2331?',
+      tools: { multiply: tool({ description: 'Multiply two numbers.', inputSchema: jsonSchema<{ a: number; b: number }>(multiply.parameters!) }) },
+    });
+    await result.consumeStream();
+    const [call] = await result.toolCalls;
+    assert.equal(call?.toolName, 'multiply');
+    assert.deepEqual(call?.input, { a: 1231, b: 2331 });
+    assert.equal(await result.finishReason, 'tool-calls');
+    assert.deepEqual(await result.usage.then((usage) => [usage.inputTokens, usage.outputTokens]), [58, 23]);
+    await wire.checked();
   });
 });

@@ -92,6 +92,27 @@ describe('Responses on the built-in model', () => {
 });
 
 describe('Responses on a translated upstream', () => {
+  test("Anthropic's thinking signature comes back to Anthropic on the next turn", async () => {
+    const setup = await startUpstreamGateway('anthropic');
+    try {
+      const openai = new OpenAI({ apiKey: setup.gateway.apiKey, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0, fetch: wire.fetch });
+      setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-thinking.chunks.txt', protocol: 'anthropic-messages' });
+      const first = await openai.responses.stream({ model: 'test-model', input: 'And divided by 5?', reasoning: { effort: 'low' } }).finalResponse();
+      const reasoning = first.output.find((item) => item.type === 'reasoning');
+      assert.ok(reasoning?.type === 'reasoning' && reasoning.summary.length === 1, 'the thinking arrives as a summary');
+      await wire.checked();
+
+      setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' });
+      await openai.responses.create({ model: 'test-model', previous_response_id: first.id, input: 'Thanks' });
+      const messages = (setup.upstream.requests[1]!.json as { messages: Array<{ role: string; content: Array<Record<string, unknown>> }> }).messages;
+      const thinking = messages[1]!.content.find((block) => block.type === 'thinking');
+      assert.equal(thinking?.thinking, reasoning.summary[0]!.text);
+      assert.match(String(thinking?.signature), /^EvQBCkYICxgCKkAxhD4N/, 'the signature Anthropic gave, unchanged');
+    } finally {
+      await setup.close();
+    }
+  });
+
   test('previous_response_id sends the whole earlier conversation to an Anthropic upstream', async () => {
     const setup = await startUpstreamGateway('anthropic');
     try {
