@@ -25,6 +25,11 @@ export interface Provider {
   readonly chatPassThrough?: ChatPassThrough;
   /** Present on providers configured `api: responses`: used when the client speaks the Responses API. */
   readonly responsesPassThrough?: ResponsesPassThrough;
+  /**
+   * The upstream's own count of the request's input tokens, where it has a counting endpoint (Anthropic's
+   * `count_tokens`, Gemini's `countTokens`). Without it the gateway estimates (core/count-input-tokens.ts).
+   */
+  countTokens?(request: ModelRequest, context: CallContext): Promise<number>;
   /** Releases pooled upstream connections (shutdown, tests). */
   close?(): Promise<void>;
 }
