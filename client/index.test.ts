@@ -25,7 +25,7 @@ describe('createClient', () => {
   test('sends the key as a bearer token to the spec path, percent-encoding a slash in a model ID', async () => {
     const { client, requests } = fakeClient(() => json({ id: 'builtin/echo', object: 'model', created: 1, owned_by: 'builtin', capabilities: [] }));
     const { data } = await client.GET('/v1/models/{model}', { params: { path: { model: 'builtin/echo' } } });
-    assert.equal(data?.id, 'builtin/echo');
+    assert.ok(data && 'id' in data && data.id === 'builtin/echo');
     assert.equal(requests[0].url, 'http://gateway.test/v1/models/builtin%2Fecho');
     assert.equal(requests[0].headers.get('authorization'), 'Bearer sk-gw-test');
   });

@@ -50,7 +50,11 @@ export type paths = {
         };
         /**
          * List models
-         * @description The models this key may use, in the OpenAI list shape, with each model's capabilities.
+         * @description The models this key may use. The OpenAI, Anthropic and Gemini (`apiVersion: 'v1'`) SDKs all call this
+         *     path, so the answer (and any error) takes the shape of the SDK that asks, told by how it
+         *     authenticates: `x-goog-api-key` or `?key=` gets the Gemini list (paged by `pageSize`/`pageToken`),
+         *     `anthropic-version` or `x-api-key` the Anthropic list (paged by `limit`/`after_id`/`before_id`), and
+         *     anything else the OpenAI list with each model's capabilities.
          */
         get: operations["listModels"];
         put?: never;
@@ -70,8 +74,9 @@ export type paths = {
         };
         /**
          * Retrieve a model
-         * @description One model by ID. Model IDs may contain `/`: send it either percent-encoded (`builtin%2Fecho`, as the
-         *     official SDKs do) or literally (`/v1/models/builtin/echo`).
+         * @description One model by ID, in the asking SDK's shape (told as for `GET /v1/models`). Model IDs may contain `/`:
+         *     send it either percent-encoded (`builtin%2Fecho`, as the official SDKs do) or literally
+         *     (`/v1/models/builtin/echo`). The Gemini SDK may prefix the ID with `models/`.
          */
         get: operations["retrieveModel"];
         put?: never;
@@ -239,7 +244,11 @@ export type paths = {
          *     an `event:` line (the SDK drops frames without one): `message_start`, then per block
          *     `content_block_start`, `content_block_delta`…, `content_block_stop`, then `message_delta` (stop reason
          *     and cumulative usage) and `message_stop`; `ping` may come at any point. A failure after the stream
-         *     has started is sent as `event: error` with the error body.
+         *     has started is sent as `event: error` with the error body. An overloaded upstream answers `529`
+         *     `overloaded_error`, as Anthropic does.
+         *
+         *     On Anthropic upstreams the body is forwarded with only the model name changed, so fields, tools and
+         *     blocks the gateway does not translate still work there; other upstreams get the request translated.
          */
         post: operations["createMessage"];
         delete?: never;
@@ -280,8 +289,9 @@ export type paths = {
         put?: never;
         /**
          * Generate content
-         * @description Gemini generateContent. The SDK puts the bare model ID after `models/`; IDs containing `/` may be
-         *     sent literally or percent-encoded.
+         * @description Gemini generateContent on any model: passed through to Gemini upstreams, translated for the others.
+         *     The SDK puts the bare model ID after `models/`; IDs containing `/` may be sent literally or
+         *     percent-encoded.
          */
         post: operations["generateContent"];
         delete?: never;
@@ -301,10 +311,11 @@ export type paths = {
         put?: never;
         /**
          * Stream generated content
-         * @description Streaming generateContent. With `alt=sse` (what the SDK sends) the body is `data: <json>` frames only:
+         * @description Streaming generateContent. With `alt=sse` (what the SDKs send) the body is `data: <json>` frames only:
          *     no `event:` lines and no `[DONE]`, each frame a full `GeminiGenerateContentResponse` holding the next
-         *     delta, `finishReason` and final `usageMetadata` on the last. Without `alt` the chunks come as one JSON
-         *     array.
+         *     delta, `finishReason` and final `usageMetadata` on the last. Without `alt` (or with `alt=json`) the
+         *     same chunks come as one JSON array, written element by element as they arrive. An error after the
+         *     stream began arrives as a last chunk `{"error":{code,message,status}}`.
          */
         post: operations["streamGenerateContent"];
         delete?: never;
@@ -325,9 +336,70 @@ export type paths = {
         /**
          * Count tokens
          * @description Counts the tokens of `contents`, or of a whole `generateContentRequest` (system instruction and tools
-         *     included). Counts for models served by non-Gemini upstreams are estimates.
+         *     included): the Gemini upstream's own count, and the gateway's estimate (o200k_base) for models served
+         *     by other upstreams.
          */
         post: operations["countTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate content (v1)
+         * @description `generateContent` under the `v1` API version (`httpOptions: { apiVersion: 'v1' }`).
+         */
+        post: operations["generateContentV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream generated content (v1)
+         * @description `streamGenerateContent` under the `v1` API version.
+         */
+        post: operations["streamGenerateContentV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens (v1)
+         * @description `countTokens` under the `v1` API version.
+         */
+        post: operations["countTokensV1"];
         delete?: never;
         options?: never;
         head?: never;
@@ -343,7 +415,8 @@ export type paths = {
         };
         /**
          * List models (Gemini shape)
-         * @description The models this key may use, named `models/<id>`, in the Gemini list shape.
+         * @description The models this key may use, named `models/<id>`, in the Gemini list shape, in configuration order.
+         *     Token limits are nominal defaults per provider type (the configuration does not state them).
          */
         get: operations["listGeminiModels"];
         put?: never;
@@ -476,6 +549,28 @@ export type components = {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["Model"][];
+        };
+        /** @description A model in the Anthropic SDK's shape (`models.list`, `models.retrieve`). */
+        AnthropicModel: {
+            /** @example builtin/echo */
+            id: string;
+            /** @enum {string} */
+            type: "model";
+            /** @example builtin/echo */
+            display_name: string;
+            /**
+             * Format: date-time
+             * @description RFC 3339.
+             * @example 2026-01-01T00:00:00Z
+             */
+            created_at: string;
+        };
+        /** @description One page of models in the Anthropic shape; the SDK pages on with `after_id` = `last_id`. */
+        AnthropicModelList: {
+            data: components["schemas"]["AnthropicModel"][];
+            has_more: boolean;
+            first_id: string | null;
+            last_id: string | null;
         };
         CreateKeyRequest: {
             /** @description A label for people; not secret. */
@@ -1358,9 +1453,10 @@ export type components = {
             temperature?: number;
             top_p?: number;
             top_k?: number;
-            tools?: components["schemas"]["AnthropicTool"][];
+            tools?: components["schemas"]["AnthropicToolUnion"][];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
             thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
             metadata?: {
                 /** @description An opaque end-user identifier, for abuse monitoring. */
                 user_id?: string | null;
@@ -1373,9 +1469,10 @@ export type components = {
             model: string;
             messages: components["schemas"]["AnthropicInputMessage"][];
             system?: components["schemas"]["AnthropicSystemPrompt"];
-            tools?: components["schemas"]["AnthropicTool"][];
+            tools?: components["schemas"]["AnthropicToolUnion"][];
             tool_choice?: components["schemas"]["AnthropicToolChoice"];
             thinking?: components["schemas"]["AnthropicThinkingConfig"];
+            output_config?: components["schemas"]["AnthropicOutputConfig"];
         };
         /** @description The system prompt, as a string or as text blocks (blocks can carry `cache_control`). */
         AnthropicSystemPrompt: string | components["schemas"]["AnthropicTextBlockParam"][];
@@ -1386,7 +1483,16 @@ export type components = {
             content: string | components["schemas"]["AnthropicContentBlockParam"][];
         };
         /** @description A content block of an input message, told apart by `type`. */
-        AnthropicContentBlockParam: components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"] | components["schemas"]["AnthropicToolUseBlockParam"] | components["schemas"]["AnthropicToolResultBlockParam"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"];
+        AnthropicContentBlockParam: components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"] | components["schemas"]["AnthropicToolUseBlockParam"] | components["schemas"]["AnthropicToolResultBlockParam"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"] | components["schemas"]["AnthropicOtherBlockParam"];
+        /**
+         * @description A block of a type the gateway does not translate (server tool calls and their results, search
+         *     results, …), as clients echo them back. Forwarded to Anthropic upstreams; left out for others.
+         */
+        AnthropicOtherBlockParam: {
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description Marks a prompt-caching breakpoint; upstreams without prompt caching ignore it. */
         AnthropicCacheControl: {
             /** @enum {string} */
@@ -1478,14 +1584,25 @@ export type components = {
             /** @enum {string} */
             type: "tool_result";
             tool_use_id: string;
-            content?: string | (components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"])[];
+            content?: string | (components["schemas"]["AnthropicTextBlockParam"] | components["schemas"]["AnthropicImageBlockParam"] | components["schemas"]["AnthropicDocumentBlockParam"] | components["schemas"]["AnthropicOtherBlockParam"])[];
             is_error?: boolean;
             cache_control?: components["schemas"]["AnthropicCacheControl"];
         };
+        /** @description A client tool with its JSON Schema, or one of Anthropic's versioned built-in tools. */
+        AnthropicToolUnion: components["schemas"]["AnthropicTool"] | components["schemas"]["AnthropicServerTool"];
         /**
-         * @description A client tool, run by the caller. Server tools (web search, code execution) have no `input_schema`
-         *     and are not accepted.
+         * @description A tool whose definition Anthropic supplies, named by a versioned `type`: server tools Anthropic runs
+         *     (`web_search_20250305`, `code_execution_20250825`, …) and schema-less client tools (`bash_20250124`,
+         *     `text_editor_20250728`, …). Forwarded to Anthropic upstreams; other upstreams answer 400, since
+         *     none of them knows these tools.
          */
+        AnthropicServerTool: {
+            type: string;
+            name: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A client tool, run by the caller, described by a JSON Schema. */
         AnthropicTool: {
             /** @enum {string|null} */
             type?: "custom" | null;
@@ -1515,6 +1632,26 @@ export type components = {
         } | {
             /** @enum {string} */
             type: "disabled";
+        } | {
+            /** @enum {string} */
+            type: "adaptive" | "between_tools";
+            /** @description `summarized` or `omitted` thinking text; Anthropic upstreams only. */
+            display?: string | null;
+        };
+        /**
+         * @description How much effort to spend and what shape the answer takes. Other upstreams get `effort` as a
+         *     reasoning effort when thinking is on, and `format` as a JSON schema response format.
+         */
+        AnthropicOutputConfig: {
+            /** @enum {string|null} */
+            effort?: "low" | "medium" | "high" | "xhigh" | "max" | null;
+            format?: {
+                /** @enum {string} */
+                type: "json_schema";
+                schema: {
+                    [key: string]: unknown;
+                };
+            } | null;
         };
         /**
          * @description A message. In the `message_start` event it has empty `content`, a null `stop_reason` and the input
@@ -1540,7 +1677,16 @@ export type components = {
         /** @enum {string|null} */
         AnthropicStopReason: "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded" | null;
         /** @description A content block of a response, told apart by `type`. */
-        AnthropicContentBlock: components["schemas"]["AnthropicTextBlock"] | components["schemas"]["AnthropicToolUseBlock"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"];
+        AnthropicContentBlock: components["schemas"]["AnthropicTextBlock"] | components["schemas"]["AnthropicToolUseBlock"] | components["schemas"]["AnthropicThinkingBlock"] | components["schemas"]["AnthropicRedactedThinkingBlock"] | components["schemas"]["AnthropicOtherBlock"];
+        /**
+         * @description A block only Anthropic produces (server tool calls and their results, …): it reaches the client
+         *     as the Anthropic upstream sent it.
+         */
+        AnthropicOtherBlock: {
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         AnthropicTextBlock: {
             /** @enum {string} */
             type: "text";
@@ -1731,6 +1877,10 @@ export type components = {
                 response: {
                     [key: string]: unknown;
                 };
+                /** @description Media returned by the function (Gemini 3's multimodal function responses), as `inlineData` or `fileData` parts. */
+                parts?: {
+                    [key: string]: unknown;
+                }[];
             };
             executableCode?: {
                 [key: string]: unknown;
@@ -1947,6 +2097,15 @@ export type components = {
                 "application/json": components["schemas"]["OpenAIError"];
             };
         };
+        /** @description An error in the shape of the SDK that asked (on routes every SDK calls at the same path). */
+        AnyFamilyError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OpenAIError"] | components["schemas"]["AnthropicError"] | components["schemas"]["GeminiError"];
+            };
+        };
         /** @description Any other error, in the OpenAI shape. */
         OpenAIError: {
             headers: {
@@ -1983,8 +2142,11 @@ export type components = {
                 "application/json": components["schemas"]["AnthropicError"];
             };
         };
-        /** @description This operation is in the contract but not served by this version of the gateway yet. */
-        AnthropicNotImplemented: {
+        /**
+         * @description The upstream is overloaded (it answered 503 or 529, or every deployment is cooling down after
+         *     failures): `overloaded_error`, which Anthropic's SDKs retry.
+         */
+        AnthropicOverloaded: {
             headers: {
                 [name: string]: unknown;
             };
@@ -2028,13 +2190,45 @@ export type components = {
                 "application/json": components["schemas"]["GeminiError"];
             };
         };
-        /** @description This operation is in the contract but not served by this version of the gateway yet. */
-        GeminiNotImplemented: {
+        /**
+         * @description The generated content. A Gemini upstream's answer is passed through (so `modelVersion` is the
+         *     upstream's model name); other upstreams' answers are translated, with `modelVersion` the gateway
+         *     model ID.
+         */
+        GeminiGenerateContentResult: {
             headers: {
+                "x-gateway-model": components["headers"]["GatewayModel"];
+                "x-gateway-provider": components["headers"]["GatewayProvider"];
+                "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
                 [name: string]: unknown;
             };
             content: {
-                "application/json": components["schemas"]["GeminiError"];
+                "application/json": components["schemas"]["GeminiGenerateContentResponse"];
+            };
+        };
+        /** @description The chunks, as server-sent events (`alt=sse`) or as one JSON array (no `alt`, or `alt=json`). */
+        GeminiStreamResult: {
+            headers: {
+                "x-gateway-model": components["headers"]["GatewayModel"];
+                "x-gateway-provider": components["headers"]["GatewayProvider"];
+                "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
+                [name: string]: unknown;
+            };
+            content: {
+                "text/event-stream": string;
+                "application/json": components["schemas"]["GeminiGenerateContentResponse"][];
+            };
+        };
+        /** @description The token count. */
+        GeminiCountTokensResult: {
+            headers: {
+                "x-gateway-model": components["headers"]["GatewayModel"];
+                "x-gateway-provider": components["headers"]["GatewayProvider"];
+                "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeminiCountTokensResponse"];
             };
         };
         /** @description Any other error, in the Gemini shape. */
@@ -2089,8 +2283,24 @@ export type components = {
          * @example builtin/echo
          */
         ModelId: string;
+        /**
+         * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
+         * @example sse
+         */
+        GeminiAlt: "sse" | "json";
     };
-    requestBodies: never;
+    requestBodies: {
+        GeminiGenerateContent: {
+            content: {
+                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
+            };
+        };
+        GeminiCountTokens: {
+            content: {
+                "application/json": components["schemas"]["GeminiCountTokensRequest"];
+            };
+        };
+    };
     headers: {
         /**
          * @description The model ID that answered: the requested one, or one of its `fallbacks` when every deployment of
@@ -2173,24 +2383,51 @@ export interface operations {
     };
     listModels: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description Anthropic shape only. Models per page.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description Anthropic shape only. The page after this model ID (`last_id` of the previous page).
+                 * @example builtin/echo
+                 */
+                after_id?: string;
+                /**
+                 * @description Anthropic shape only. The page before this model ID (`first_id` of the next page).
+                 * @example builtin/echo
+                 */
+                before_id?: string;
+                /**
+                 * @description Gemini shape only. Maximum models per page.
+                 * @example 50
+                 */
+                pageSize?: number;
+                /**
+                 * @description Gemini shape only. The `nextPageToken` of the previous page.
+                 * @example Cg5idWlsdGluL2VjaG8
+                 */
+                pageToken?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The model list. */
+            /** @description The model list in the asking SDK's shape. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ModelList"];
+                    "application/json": components["schemas"]["ModelList"] | components["schemas"]["AnthropicModelList"] | components["schemas"]["GeminiModelList"];
                 };
             };
-            401: components["responses"]["OpenAIUnauthorized"];
-            default: components["responses"]["OpenAIError"];
+            400: components["responses"]["AnyFamilyError"];
+            401: components["responses"]["AnyFamilyError"];
+            default: components["responses"]["AnyFamilyError"];
         };
     };
     retrieveModel: {
@@ -2214,12 +2451,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Model"];
+                    "application/json": components["schemas"]["Model"] | components["schemas"]["AnthropicModel"] | components["schemas"]["GeminiModel"];
                 };
             };
-            401: components["responses"]["OpenAIUnauthorized"];
-            404: components["responses"]["OpenAINotFound"];
-            default: components["responses"]["OpenAIError"];
+            401: components["responses"]["AnyFamilyError"];
+            404: components["responses"]["AnyFamilyError"];
+            default: components["responses"]["AnyFamilyError"];
         };
     };
     createResponse: {
@@ -2486,9 +2723,16 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The message, or a stream of events when `stream` is true. */
+            /**
+             * @description The message, or a stream of events when `stream` is true. An Anthropic upstream's answer is
+             *     passed through, so `model` is the upstream's model name; translated answers carry the gateway
+             *     model ID.
+             */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2499,7 +2743,7 @@ export interface operations {
             400: components["responses"]["AnthropicBadRequest"];
             401: components["responses"]["AnthropicUnauthorized"];
             404: components["responses"]["AnthropicNotFound"];
-            501: components["responses"]["AnthropicNotImplemented"];
+            529: components["responses"]["AnthropicOverloaded"];
             default: components["responses"]["AnthropicErrorResponse"];
         };
     };
@@ -2536,6 +2780,9 @@ export interface operations {
             /** @description The token count. */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    "x-gateway-dropped-params": components["headers"]["GatewayDroppedParams"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2545,7 +2792,7 @@ export interface operations {
             400: components["responses"]["AnthropicBadRequest"];
             401: components["responses"]["AnthropicUnauthorized"];
             404: components["responses"]["AnthropicNotFound"];
-            501: components["responses"]["AnthropicNotImplemented"];
+            529: components["responses"]["AnthropicOverloaded"];
             default: components["responses"]["AnthropicErrorResponse"];
         };
     };
@@ -2562,25 +2809,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
-            };
-        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
         responses: {
-            /** @description The generated content. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GeminiGenerateContentResponse"];
-                };
-            };
+            200: components["responses"]["GeminiGenerateContentResult"];
             400: components["responses"]["GeminiBadRequest"];
             401: components["responses"]["GeminiUnauthorized"];
             404: components["responses"]["GeminiNotFound"];
-            501: components["responses"]["GeminiNotImplemented"];
             default: components["responses"]["GeminiErrorResponse"];
         };
     };
@@ -2588,10 +2822,10 @@ export interface operations {
         parameters: {
             query?: {
                 /**
-                 * @description `sse` for server-sent events; omit it for a JSON array.
+                 * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
                  * @example sse
                  */
-                alt?: "sse";
+                alt?: components["parameters"]["GeminiAlt"];
             };
             header?: never;
             path: {
@@ -2603,26 +2837,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GeminiGenerateContentRequest"];
-            };
-        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
         responses: {
-            /** @description The chunks, as server-sent events (`alt=sse`) or a JSON array. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/event-stream": string;
-                    "application/json": components["schemas"]["GeminiGenerateContentResponse"][];
-                };
-            };
+            200: components["responses"]["GeminiStreamResult"];
             400: components["responses"]["GeminiBadRequest"];
             401: components["responses"]["GeminiUnauthorized"];
             404: components["responses"]["GeminiNotFound"];
-            501: components["responses"]["GeminiNotImplemented"];
             default: components["responses"]["GeminiErrorResponse"];
         };
     };
@@ -2639,25 +2859,84 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["GeminiCountTokensRequest"];
-            };
-        };
+        requestBody: components["requestBodies"]["GeminiCountTokens"];
         responses: {
-            /** @description The token count. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["GeminiCountTokensResponse"];
-                };
-            };
+            200: components["responses"]["GeminiCountTokensResult"];
             400: components["responses"]["GeminiBadRequest"];
             401: components["responses"]["GeminiUnauthorized"];
             404: components["responses"]["GeminiNotFound"];
-            501: components["responses"]["GeminiNotImplemented"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    generateContentV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiGenerateContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    streamGenerateContentV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
+                 * @example sse
+                 */
+                alt?: components["parameters"]["GeminiAlt"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiStreamResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    countTokensV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiCountTokens"];
+        responses: {
+            200: components["responses"]["GeminiCountTokensResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
             default: components["responses"]["GeminiErrorResponse"];
         };
     };
@@ -2671,7 +2950,7 @@ export interface operations {
                 pageSize?: number;
                 /**
                  * @description The `nextPageToken` of the previous page.
-                 * @example Cg5idWlsdGluL2VjaG8
+                 * @example YnVpbHRpbi9lY2hv
                  */
                 pageToken?: string;
             };
@@ -2692,7 +2971,6 @@ export interface operations {
             };
             400: components["responses"]["GeminiBadRequest"];
             401: components["responses"]["GeminiUnauthorized"];
-            501: components["responses"]["GeminiNotImplemented"];
             default: components["responses"]["GeminiErrorResponse"];
         };
     };
@@ -2722,7 +3000,6 @@ export interface operations {
             };
             401: components["responses"]["GeminiUnauthorized"];
             404: components["responses"]["GeminiNotFound"];
-            501: components["responses"]["GeminiNotImplemented"];
             default: components["responses"]["GeminiErrorResponse"];
         };
     };

@@ -39,6 +39,9 @@ export interface OperationHandlers {
   generateContent: OperationHandler<'generateContent'>;
   streamGenerateContent: OperationHandler<'streamGenerateContent'>;
   countTokens: OperationHandler<'countTokens'>;
+  generateContentV1: OperationHandler<'generateContentV1'>;
+  streamGenerateContentV1: OperationHandler<'streamGenerateContentV1'>;
+  countTokensV1: OperationHandler<'countTokensV1'>;
   listGeminiModels: OperationHandler<'listGeminiModels'>;
   getGeminiModel: OperationHandler<'getGeminiModel'>;
   listKeys: OperationHandler<'listKeys'>;
@@ -76,6 +79,9 @@ export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'generateContent', method: 'post', path: '/v1beta/models/{model}:generateContent', expressPath: "/v1beta/models/:model\\:generateContent", protocol: 'gemini', security: 'key' },
   { operationId: 'streamGenerateContent', method: 'post', path: '/v1beta/models/{model}:streamGenerateContent', expressPath: "/v1beta/models/:model\\:streamGenerateContent", protocol: 'gemini', security: 'key' },
   { operationId: 'countTokens', method: 'post', path: '/v1beta/models/{model}:countTokens', expressPath: "/v1beta/models/:model\\:countTokens", protocol: 'gemini', security: 'key' },
+  { operationId: 'generateContentV1', method: 'post', path: '/v1/models/{model}:generateContent', expressPath: "/v1/models/:model\\:generateContent", protocol: 'gemini', security: 'key' },
+  { operationId: 'streamGenerateContentV1', method: 'post', path: '/v1/models/{model}:streamGenerateContent', expressPath: "/v1/models/:model\\:streamGenerateContent", protocol: 'gemini', security: 'key' },
+  { operationId: 'countTokensV1', method: 'post', path: '/v1/models/{model}:countTokens', expressPath: "/v1/models/:model\\:countTokens", protocol: 'gemini', security: 'key' },
   { operationId: 'listGeminiModels', method: 'get', path: '/v1beta/models', expressPath: "/v1beta/models", protocol: 'gemini', security: 'key' },
   { operationId: 'getGeminiModel', method: 'get', path: '/v1beta/models/{model}', expressPath: "/v1beta/models/:model", protocol: 'gemini', security: 'key' },
   { operationId: 'listKeys', method: 'get', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },

@@ -4,6 +4,11 @@ import type { ModelRegistry } from './core/model-registry.js';
 import type { Router } from './core/router.js';
 import type { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
+import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
+import { createMessageHandler } from './protocols/anthropic-messages/handle-create-message.js';
+import { createGeminiCountTokensHandler } from './protocols/gemini/handle-count-tokens.js';
+import { createGenerateContentHandler, createStreamGenerateContentHandler } from './protocols/gemini/handle-generate-content.js';
+import { createGetGeminiModelHandler, createListGeminiModelsHandler } from './protocols/gemini/handle-gemini-models.js';
 import { notImplemented } from './protocols/not-implemented.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
@@ -45,13 +50,16 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
     createImage: notImplemented,
     createImageEdit: notImplemented,
     getImageFile: notImplemented,
-    createMessage: notImplemented,
-    countMessageTokens: notImplemented,
-    generateContent: notImplemented,
-    streamGenerateContent: notImplemented,
-    countTokens: notImplemented,
-    listGeminiModels: notImplemented,
-    getGeminiModel: notImplemented,
+    createMessage: createMessageHandler(deps.registry, deps.router),
+    countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
+    generateContent: createGenerateContentHandler(deps),
+    streamGenerateContent: createStreamGenerateContentHandler(deps),
+    countTokens: createGeminiCountTokensHandler(deps.registry, deps.router),
+    generateContentV1: createGenerateContentHandler(deps),
+    streamGenerateContentV1: createStreamGenerateContentHandler(deps),
+    countTokensV1: createGeminiCountTokensHandler(deps.registry, deps.router),
+    listGeminiModels: createListGeminiModelsHandler(deps.registry),
+    getGeminiModel: createGetGeminiModelHandler(deps.registry),
   };
 }
 

@@ -257,31 +257,57 @@ describe('operations not implemented yet answer 501 in their family shape', () =
       assert.equal(answer.json<Schemas['OpenAIError']>().error.type, 'not_implemented');
     }
   });
+});
 
-  test('Anthropic', async () => {
-    const message: Schemas['AnthropicCreateMessageRequest'] = { model, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] };
-    const calls = [
-      await send('POST', '/v1/messages', { auth: 'x-api-key', body: message, headers: { 'anthropic-version': '2023-06-01' } }),
-      await send('POST', '/v1/messages/count_tokens', { auth: 'x-api-key', body: { model, messages: message.messages } }),
-    ];
-    for (const [index, answer] of calls.entries()) {
-      expect501(answer, `anthropic #${index}`);
-      assert.equal(answer.json<Schemas['AnthropicError']>().type, 'error');
-    }
+describe('Anthropic Messages', () => {
+  const message: Schemas['AnthropicCreateMessageRequest'] = { model, max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] };
+  const version = { 'anthropic-version': '2023-06-01' };
+
+  test('create, count_tokens and the errors conform to the contract', async () => {
+    const created = await send('POST', '/v1/messages', { auth: 'x-api-key', body: message, headers: version });
+    assertConforms(created, 200, 'create message');
+    assert.equal(created.json<Schemas['AnthropicMessage']>().content[0]?.type, 'text');
+    const tools: Schemas['AnthropicToolUnion'][] = [{ name: 'lookup', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }];
+    assertConforms(await send('POST', '/v1/messages', { auth: 'bearer', body: { ...message, tools }, headers: version }), 200, 'create message with a tool call');
+    const counted = await send('POST', '/v1/messages/count_tokens', { auth: 'x-api-key', body: { model, messages: message.messages } });
+    assertConforms(counted, 200, 'count tokens');
+    assert.ok(counted.json<Schemas['AnthropicCountTokensResponse']>().input_tokens > 0);
+    assertConforms(await send('POST', '/v1/messages', { auth: 'x-api-key', body: { ...message, model: 'no-such-model' }, headers: version }), 404, 'unknown model');
+    assertConforms(await send('POST', '/v1/messages', { auth: 'wrong', body: message, headers: version }), 401, 'wrong key');
+  });
+});
+
+describe('Gemini generateContent', () => {
+  const request: Schemas['GeminiGenerateContentRequest'] = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
+  const id = encodeURIComponent(model);
+
+  test('generate, count, list and get conform, on both API versions, the slash ID encoded or not', async () => {
+    const generated = await send('POST', `/v1beta/models/${id}:generateContent`, { auth: 'x-goog-api-key', body: request });
+    assertConforms(generated, 200, 'generateContent');
+    assert.equal(generated.json<Schemas['GeminiGenerateContentResponse']>().candidates?.[0]?.content?.parts?.[0]?.text, 'You said: Hello');
+    assertConforms(await send('POST', `/v1/models/${id}:generateContent`, { auth: 'x-goog-api-key', body: request }), 200, 'generateContent v1');
+    const counted = await send('POST', `/v1beta/models/${id}:countTokens`, { auth: 'x-goog-api-key', body: { contents: request.contents } });
+    assertConforms(counted, 200, 'countTokens');
+    assert.ok(counted.json<Schemas['GeminiCountTokensResponse']>().totalTokens > 0);
+    assertConforms(await send('POST', `/v1/models/${id}:countTokens`, { auth: 'x-goog-api-key', body: { generateContentRequest: request } }), 200, 'countTokens v1');
+    const listed = await send('GET', '/v1beta/models?pageSize=10', { auth: 'x-goog-api-key' });
+    assertConforms(listed, 200, 'list models');
+    assert.equal(listed.json<Schemas['GeminiModelList']>().models[0]?.name, `models/${model}`);
+    assertConforms(await send('GET', `/v1beta/models/${id}`, { auth: 'x-goog-api-key' }), 200, 'get model');
   });
 
-  test('Gemini, colon paths with a percent-encoded slash ID included', async () => {
-    const request: Schemas['GeminiGenerateContentRequest'] = { contents: [{ role: 'user', parts: [{ text: 'Hello' }] }] };
-    const id = encodeURIComponent(model);
-    const calls = [
-      await send('POST', `/v1beta/models/${id}:generateContent`, { auth: 'x-goog-api-key', body: request }),
-      await send('POST', `/v1beta/models/${id}:countTokens`, { auth: 'x-goog-api-key', body: { contents: request.contents } }),
-      await send('GET', '/v1beta/models', { auth: 'x-goog-api-key' }),
-      await send('GET', `/v1beta/models/${id}`, { auth: 'x-goog-api-key' }),
-    ];
-    for (const [index, answer] of calls.entries()) {
-      expect501(answer, `gemini #${index}`);
-      assert.equal(answer.json<Schemas['GeminiError']>().error.status, 'UNIMPLEMENTED');
-    }
+  test('the JSON array stream conforms (Prism buffers it whole)', async () => {
+    const answer = await send('POST', `/v1beta/models/${id}:streamGenerateContent`, { auth: 'x-goog-api-key', body: request });
+    assertConforms(answer, 200, 'streamGenerateContent without alt');
+    const chunks = answer.json<Schemas['GeminiGenerateContentResponse'][]>();
+    assert.equal(chunks.map((chunk) => chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? '').join(''), 'You said: Hello');
+  });
+
+  test('errors: 404 for an unknown model, 401 for a wrong key, 400 for a bad page token', async () => {
+    const missing = await send('POST', '/v1beta/models/no-such-model:generateContent', { auth: 'x-goog-api-key', body: request });
+    assertConforms(missing, 404, 'unknown model');
+    assert.equal(missing.json<Schemas['GeminiError']>().error.status, 'NOT_FOUND');
+    assertConforms(await send('GET', `/v1beta/models/${id}`, { auth: 'wrong' }), 401, 'wrong key');
+    assertConforms(await send('GET', '/v1beta/models?pageToken=bm9wZQ', { auth: 'x-goog-api-key' }), 400, 'bad page token');
   });
 });

@@ -27,13 +27,6 @@ function assertShape(family: Family, body: unknown, status: number): void {
 
 const later: Array<[Family, string, string, unknown?]> = [
   ['openai', 'POST', '/v1/images/generations', { prompt: 'a cat' }],
-  ['anthropic', 'POST', '/v1/messages', { model: 'builtin/echo', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] }],
-  ['anthropic', 'POST', '/v1/messages/count_tokens', { model: 'builtin/echo', messages: [{ role: 'user', content: 'hi' }] }],
-  ['gemini', 'POST', '/v1beta/models/builtin%2Fecho:generateContent', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
-  ['gemini', 'POST', '/v1beta/models/builtin/echo:streamGenerateContent?alt=sse', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
-  ['gemini', 'POST', '/v1beta/models/builtin/echo:countTokens', { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }],
-  ['gemini', 'GET', '/v1beta/models'],
-  ['gemini', 'GET', '/v1beta/models/builtin/echo'],
 ];
 
 describe('operations that later work serves answer 501 in their shape', () => {
@@ -88,16 +81,29 @@ describe('each family takes the key where its SDK sends it', () => {
           headers: { 'content-type': 'application/json', ...Object.fromEntries(Object.entries(headers).map(([name, value]) => [name, value.replace('KEY', key)])) },
           body,
         });
-      assert.equal((await send(gateway.apiKey)).status, 501);
+      // Anthropic Messages and Gemini generateContent are served; the operations still to come answer 501 past auth.
+      assert.equal((await send(gateway.apiKey)).status, family === 'anthropic' || family === 'gemini' ? 200 : 501);
       const refused = await send('sk-gw-wrong');
       assert.equal(refused.status, 401);
       assertShape(family, await refused.json(), 401);
     });
   }
 
-  test('an x-api-key is not accepted on OpenAI routes', async () => {
-    const response = await fetch(`${gateway.origin}/v1/models`, { headers: { 'x-api-key': gateway.apiKey } });
+  test('an x-api-key is not accepted on OpenAI-only routes', async () => {
+    const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { 'x-api-key': gateway.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'builtin/echo', messages: [{ role: 'user', content: 'hi' }] }),
+    });
     assert.equal(response.status, 401);
+  });
+
+  test('the shared model routes take each SDK’s key and answer in its shape', async () => {
+    const anthropic = await fetch(`${gateway.origin}/v1/models`, { headers: { 'x-api-key': gateway.apiKey } });
+    assert.equal(anthropic.status, 200);
+    assert.equal(((await anthropic.json()) as { has_more: boolean }).has_more, false);
+    const wrong = await fetch(`${gateway.origin}/v1/models`, { headers: { 'x-api-key': 'sk-gw-wrong' } });
+    assert.deepEqual(((await wrong.json()) as { type: string }).type, 'error', "Anthropic's error shape");
   });
 });
 

@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { KeyAuthenticator } from '../keys/key-authenticator.js';
 import { secretsEqual } from '../keys/key-secret.js';
 import { GatewayError } from './gateway-error.js';
-import { protocolFamilyForPath, type ProtocolFamily } from './protocol-family.js';
+import { protocolFamilyForRequest, type ProtocolFamily } from './protocol-family.js';
 
 /**
  * Routes anyone may call: the health probe and temporary image URLs (their unguessable names are the
@@ -21,7 +21,7 @@ export function isPublicRoute(method: string, path: string): boolean {
 export function createAuthentication(options: { keys: KeyAuthenticator; adminKey?: string }): RequestHandler {
   return async (req, res, next) => {
     if (isPublicRoute(req.method, req.path)) return next();
-    const family = protocolFamilyForPath(req.path);
+    const family = protocolFamilyForRequest(req);
     const secret = presentedKey(req, family);
     if (family === 'admin') {
       if (!options.adminKey) {

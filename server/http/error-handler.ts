@@ -1,7 +1,8 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { protocolFamilyForPath } from './protocol-family.js';
+import { protocolFamilyForRequest } from './protocol-family.js';
 import { renderErrorBody } from './render-error.js';
+import { statusForFamily } from './status-for-family.js';
 import { toGatewayError } from './to-gateway-error.js';
 
 /**
@@ -20,9 +21,10 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
-    const body = renderErrorBody(protocolFamilyForPath(req.path), gatewayError);
+    const family = protocolFamilyForRequest(req);
+    const body = renderErrorBody(family, gatewayError);
     try {
-      res.status(gatewayError.status).json(body);
+      res.status(statusForFamily(family, gatewayError)).json(body);
     } catch (validationError) {
       // Only response validation (tests, development) throws here: fail loudly, still in JSON.
       logger.error({ err: validationError }, 'error body does not match the contract');

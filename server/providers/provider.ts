@@ -25,6 +25,10 @@ export interface Provider {
   readonly chatPassThrough?: ChatPassThrough;
   /** Present on providers configured `api: responses`: used when the client speaks the Responses API. */
   readonly responsesPassThrough?: ResponsesPassThrough;
+  /** Present on providers that speak Anthropic Messages upstream: used when the client speaks it too. */
+  readonly messagesPassThrough?: MessagesPassThrough;
+  /** Present on providers that speak Gemini generateContent upstream: used when the client speaks it too. */
+  readonly geminiPassThrough?: GeminiPassThrough;
   /**
    * The upstream's own count of the request's input tokens, where it has a counting endpoint (Anthropic's
    * `count_tokens`, Gemini's `countTokens`). Without it the gateway estimates (core/count-input-tokens.ts).
@@ -69,3 +73,51 @@ export interface ForwardedResponseEvent {
   /** Parsed only for events that carry the whole response (`response.*` lifecycle) and `error`. */
   payload?: Record<string, unknown>;
 }
+
+/**
+ * Forwards an Anthropic Messages body with only the model name, the auth and `anthropic-beta` rewritten,
+ * and hands back the upstream's answer as it arrives.
+ */
+export interface MessagesPassThrough {
+  forward(body: Record<string, unknown>, context: MessagesCallContext): Promise<ForwardedMessages>;
+}
+
+export interface MessagesCallContext extends CallContext {
+  /** The client's `anthropic-beta` header, sent on as it came. */
+  anthropicBeta?: string;
+}
+
+export type ForwardedMessages =
+  | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
+  | {
+      kind: 'stream';
+      /** Every event as the upstream sent it, `message_start` to `message_stop`. */
+      events: AsyncIterable<ForwardedMessageEvent>;
+      /** The usage read from the stream so far (complete once `events` is done). */
+      usage(): Usage | undefined;
+    };
+
+/** One upstream Messages stream event: its `event:` name and its `data:` payload, never re-serialized. */
+export interface ForwardedMessageEvent {
+  type: string;
+  data: string;
+}
+
+/**
+ * Forwards a Gemini generateContent body with only the model path and the auth rewritten, to
+ * `:streamGenerateContent?alt=sse` when the client streams (in either of Gemini's stream forms) and to
+ * `:generateContent` when it does not, and hands back the upstream's answer as it arrives.
+ */
+export interface GeminiPassThrough {
+  forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini>;
+}
+
+export type ForwardedGemini =
+  | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
+  | {
+      kind: 'stream';
+      /** Each SSE `data:` payload (one GenerateContentResponse) as the upstream sent it, never re-serialized. */
+      frames: AsyncIterable<string>;
+      /** The usage read from the stream so far (complete once `frames` is done). */
+      usage(): Usage | undefined;
+    };

@@ -1,32 +1,17 @@
 import assert from 'node:assert/strict';
 import type { components } from '../../generated/api.js';
 import { assertMatchesSchema } from './contract-schemas.js';
+import { parseNamedSse, type NamedFrame } from './named-sse.js';
 
 type Schemas = components['schemas'];
 export type ResponsesStreamEvent = Schemas['ResponsesStreamEvent'];
 export type ResponsesResponse = Schemas['ResponsesResponse'];
 
-/** One frame of a Responses stream as the wire carried it: the `event:` line and the parsed `data:` line. */
-export interface ResponsesFrame {
-  event: string;
-  data: ResponsesStreamEvent;
-}
+export type ResponsesFrame = NamedFrame<ResponsesStreamEvent>;
 
-/**
- * Splits a Responses `text/event-stream` body into frames. The gateway's writer sends exactly
- * `event: <type>\ndata: <json>\n\n` per event, so anything else (a frame without `event:`, a comment,
- * a `[DONE]`, a missing final blank line) fails here.
- */
+/** Splits a body into frames; see {@link parseNamedSse}. */
 export function parseResponsesSse(text: string): ResponsesFrame[] {
-  assert.ok(text.endsWith('\n\n'), 'the stream ends with a blank line');
-  return text
-    .slice(0, -2)
-    .split('\n\n')
-    .map((frame) => {
-      const match = /^event: ([^\n]+)\ndata: ([^\n]+)$/.exec(frame);
-      assert.ok(match, `a frame is one event: line and one data: line, got ${JSON.stringify(frame.slice(0, 200))}`);
-      return { event: match[1]!, data: JSON.parse(match[2]!) as ResponsesStreamEvent };
-    });
+  return parseNamedSse<ResponsesStreamEvent>(text);
 }
 
 /**

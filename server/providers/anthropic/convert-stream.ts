@@ -5,7 +5,8 @@ import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { anthropicStreamError } from './read-error.js';
-import type { AnthropicStreamEvent, AnthropicUsage } from './wire-types.js';
+import { emptyUsageTally, readAnthropicUsage, toGatewayUsage } from './read-usage.js';
+import type { AnthropicStreamEvent } from './wire-types.js';
 
 export interface AnthropicStreamOptions {
   /** The config's provider ID, named in errors. */
@@ -38,7 +39,7 @@ type Block =
 export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, options: AnthropicStreamOptions): AsyncGenerator<StreamEvent> {
   const { providerId, jsonToolName } = options;
   const blocks = new Map<number, Block>();
-  const usage = { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+  const usage = emptyUsageTally();
   let stopReason: string | null | undefined;
   let stopSequence: string | null | undefined;
   let toolCalls = 0;
@@ -63,7 +64,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
     const type = event.type ?? sse.event;
     switch (type) {
       case 'message_start':
-        readUsage(usage, event.message?.usage);
+        readAnthropicUsage(usage, event.message?.usage);
         yield event.message?.id ? { type: 'start', id: event.message.id } : { type: 'start' };
         break;
       case 'content_block_start': {
@@ -136,7 +137,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
         break;
       }
       case 'message_delta':
-        readUsage(usage, event.usage);
+        readAnthropicUsage(usage, event.usage);
         if (event.delta?.stop_reason !== undefined) stopReason = event.delta.stop_reason;
         if (event.delta?.stop_sequence !== undefined) stopSequence = event.delta.stop_sequence;
         break;
@@ -144,18 +145,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
         yield* releaseHeldText();
         const reason = mapAnthropicStopReason(stopReason, jsonToolAnswered && toolCalls === 0);
         yield typeof stopSequence === 'string' ? { type: 'finish', reason, stopSequence } : { type: 'finish', reason };
-        yield {
-          type: 'usage',
-          usage: {
-            // Anthropic counts cached and cache-written prompt tokens apart from input_tokens; ours include them.
-            inputTokens: usage.input + usage.cacheRead + usage.cacheWrite,
-            cachedInputTokens: usage.cacheRead,
-            cacheWriteInputTokens: usage.cacheWrite,
-            outputTokens: usage.output,
-            // Anthropic bills thinking as output tokens without saying how many.
-            reasoningTokens: 0,
-          },
-        };
+        yield { type: 'usage', usage: toGatewayUsage(usage) };
         return;
       }
       case 'error':
@@ -179,14 +169,4 @@ function parseEvent(sse: SseEvent, providerId: string): AnthropicStreamEvent {
     });
   }
   return json as AnthropicStreamEvent;
-}
-
-/** Counts are cumulative, and `message_delta` may repeat or correct the input counts: the latest wins. */
-function readUsage(into: { input: number; cacheRead: number; cacheWrite: number; output: number }, usage: AnthropicUsage | null | undefined): void {
-  if (!usage) return;
-  const count = (value: unknown, previous: number) => (typeof value === 'number' && Number.isFinite(value) ? value : previous);
-  into.input = count(usage.input_tokens, into.input);
-  into.cacheRead = count(usage.cache_read_input_tokens, into.cacheRead);
-  into.cacheWrite = count(usage.cache_creation_input_tokens, into.cacheWrite);
-  into.output = count(usage.output_tokens, into.output);
 }

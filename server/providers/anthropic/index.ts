@@ -1,6 +1,9 @@
 /**
  * The Anthropic Messages upstream (`type: anthropic`): POST /v1/messages, always streamed
  * (https://docs.anthropic.com/en/api/messages). The config's `base_url` has no `/v1`, as in Anthropic's SDK.
+ *
+ * Translated requests go through convert-request.ts and convert-stream.ts; Anthropic Messages clients are
+ * forwarded by forward-messages.ts; count-tokens.ts asks the upstream's own `count_tokens`.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -9,6 +12,8 @@ import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertRequestToAnthropic, jsonResponseToolName } from './convert-request.js';
 import { convertAnthropicStream } from './convert-stream.js';
+import { countAnthropicTokens } from './count-tokens.js';
+import { createMessagesPassThrough } from './forward-messages.js';
 import { readAnthropicError } from './read-error.js';
 
 /** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
@@ -31,6 +36,8 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
     type: 'anthropic',
     id: config.id,
     close: () => client.close(),
+    messagesPassThrough: createMessagesPassThrough(client, config.id),
+    countTokens: (request, context) => countAnthropicTokens(client, config.id, request, context),
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       const body = convertRequestToAnthropic(request, context.upstreamModel);
       // Awaited before the first yield, so a refused call throws while the router can still retry.

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { StreamEvent, Usage } from '../../core/types.js';
+import type { StreamEvent } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { SseEvent } from '../upstream/read-sse.js';
-import { upstreamStatusError, upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
+import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
-import { readGeminiError } from './read-error.js';
+import { geminiStreamFailure } from './read-error.js';
+import { readGeminiUsage } from './read-usage.js';
 import type { GeminiChunk, GeminiResponsePart, GeminiUsageMetadata } from './wire-types.js';
 
 /**
@@ -54,7 +55,7 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
     throw upstreamStreamEndedEarly(providerId);
   }
   yield { type: 'finish', reason: finishReason === undefined ? 'content_filter' : mapGeminiFinishReason(finishReason, toolCalls > 0) };
-  if (usage) yield { type: 'usage', usage: convertUsage(usage) };
+  if (usage) yield { type: 'usage', usage: readGeminiUsage(usage) };
 }
 
 /** Parses one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
@@ -65,12 +66,7 @@ function readChunk(data: string, providerId: string): GeminiChunk {
       upstream: { providerId },
     });
   }
-  const error = asRecord(chunk.error);
-  if (error) {
-    const status = typeof error.code === 'number' && error.code >= 400 ? error.code : 500;
-    // No secrets to scrub by value here; key-shaped strings are still removed.
-    throw upstreamStatusError(providerId, status, {}, readGeminiError(chunk), []);
-  }
+  if (asRecord(chunk.error)) throw geminiStreamFailure(providerId, chunk);
   return chunk as GeminiChunk;
 }
 
@@ -107,19 +103,4 @@ function convertPart(part: GeminiResponsePart, index: number): StreamEvent[] {
 
 function signatureOf(part: GeminiResponsePart): string | undefined {
   return typeof part.thoughtSignature === 'string' && part.thoughtSignature !== '' ? part.thoughtSignature : undefined;
-}
-
-/**
- * Gemini counts thoughts apart from candidates; the gateway's output includes reasoning. Tokens of tool
- * results fed back by Gemini's own tools are prompt tokens too.
- */
-function convertUsage(metadata: GeminiUsageMetadata): Usage {
-  const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
-  const thoughts = count(metadata.thoughtsTokenCount);
-  return {
-    inputTokens: count(metadata.promptTokenCount) + count(metadata.toolUsePromptTokenCount),
-    cachedInputTokens: count(metadata.cachedContentTokenCount),
-    outputTokens: count(metadata.candidatesTokenCount) + thoughts,
-    reasoningTokens: thoughts,
-  };
 }

@@ -114,4 +114,23 @@ describe('createGeminiProvider', () => {
     assert.equal(error.upstream?.status, 429);
     assert.equal(error.message, 'Resource has been exhausted (e.g. check quota).');
   });
+
+  it('counts tokens with the upstream countTokens on a whole generateContentRequest', async () => {
+    answer = (response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ totalTokens: 31, promptTokensDetails: [{ modality: 'TEXT', tokenCount: 31 }] }));
+    };
+    const request = modelRequest([userSays('Count me')], { instructions: [{ text: 'Be brief.' }] });
+    assert.equal(await provider.countTokens!(request, context()), 31);
+    const sent = seen.at(-1);
+    assert.equal(sent?.url, '/v1beta/models/gemini-3-pro-preview:countTokens');
+    assert.equal(sent?.headers['x-goog-api-key'], 'test-gemini-key-0001');
+    assert.deepEqual(sent?.body, {
+      generateContentRequest: {
+        model: 'models/gemini-3-pro-preview',
+        contents: [{ role: 'user', parts: [{ text: 'Count me' }] }],
+        systemInstruction: { parts: [{ text: 'Be brief.' }] },
+      },
+    });
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * The Google Gemini upstream (`type: gemini`): the Gemini API's generateContent family
- * (https://ai.google.dev/api/generate-content). Always streams (`:streamGenerateContent?alt=sse`);
- * non-streamed answers are this stream collected.
+ * (https://ai.google.dev/api/generate-content). Translated requests always stream
+ * (`:streamGenerateContent?alt=sse`); non-streamed answers are this stream collected. Gemini clients are
+ * passed through (forward-generate.ts), and token counts come from the upstream's own `:countTokens`.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -10,6 +11,7 @@ import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertToGeminiRequest } from './convert-request.js';
 import { convertGeminiStream } from './convert-stream.js';
+import { createGeminiPassThrough, geminiModelPath } from './forward-generate.js';
 import { readGeminiError } from './read-error.js';
 
 /** The config's `base_url` has no API version, like the `@google/genai` SDK's `httpOptions.baseUrl`. */
@@ -17,7 +19,7 @@ export const defaultGeminiBaseUrl = 'https://generativelanguage.googleapis.com';
 
 /** The streaming endpoint for a model name as Gemini knows it (`gemini-2.5-flash`, without `models/`). */
 export function geminiStreamPath(upstreamModel: string): string {
-  return `/v1beta/models/${encodeURIComponent(upstreamModel)}:streamGenerateContent?alt=sse`;
+  return geminiModelPath(upstreamModel, 'streamGenerateContent');
 }
 
 /**
@@ -43,6 +45,18 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
       const body = convertToGeminiRequest(request);
       const reply = await client.postJson(geminiStreamPath(context.upstreamModel), body, context.signal);
       yield* convertGeminiStream(readSse(client.chunks(reply, context.signal)), config.id);
+    },
+    geminiPassThrough: createGeminiPassThrough(client, config.id),
+    /**
+     * Counts the whole request (system instruction and tools included) through `generateContentRequest`,
+     * which names its model (https://ai.google.dev/api/tokens#method:-models.counttokens).
+     */
+    async countTokens(request: ModelRequest, context: CallContext): Promise<number> {
+      const generateContentRequest = { model: `models/${context.upstreamModel}`, ...convertToGeminiRequest(request) };
+      const reply = await client.postJson(geminiModelPath(context.upstreamModel, 'countTokens'), { generateContentRequest }, context.signal);
+      const { totalTokens } = await client.readJson(reply, context.signal);
+      // Google's JSON leaves out zero values.
+      return typeof totalTokens === 'number' && Number.isFinite(totalTokens) ? totalTokens : 0;
     },
   };
 }

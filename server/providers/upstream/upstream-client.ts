@@ -52,14 +52,15 @@ export class UpstreamClient {
 
   /**
    * POSTs JSON to `path` (appended to the base URL) and resolves once the upstream's status and headers
-   * are in. Non-2xx answers are read and thrown as GatewayErrors.
+   * are in. Non-2xx answers are read and thrown as GatewayErrors. `headers` are this call's own (a client's
+   * `anthropic-beta`); the config's `headers` still win over them.
    */
-  async postJson(path: string, body: unknown, signal: AbortSignal): Promise<UpstreamReply> {
+  async postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
     let reply: Dispatcher.ResponseData;
     try {
       reply = await request(`${this.baseUrl}${path}`, {
         method: 'POST',
-        headers: this.headers,
+        headers: headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers,
         body: JSON.stringify(body),
         signal,
         dispatcher: this.agent,

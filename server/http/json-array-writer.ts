@@ -1,0 +1,45 @@
+import type { Response } from 'express';
+import { writeWithBackpressure } from './write-with-backpressure.js';
+
+/**
+ * Streams one JSON array element by element, as Gemini's `streamGenerateContent` does without `alt=sse`:
+ * `[` goes out with the headers, each element as soon as it is sent (separated by `,`), `]` at the end.
+ * The client reads a valid JSON document once the stream ends and can parse elements as they arrive;
+ * nothing is buffered whole. Like SseWriter, it waits for `drain` and ignores writes after the client left.
+ */
+export class JsonArrayWriter {
+  private open = true;
+  private elements = 0;
+
+  constructor(private readonly res: Response) {
+    res.statusCode = 200;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-cache, no-transform');
+    // Stops nginx-style proxies from holding chunks back.
+    res.setHeader('x-accel-buffering', 'no');
+    res.flushHeaders();
+    res.once('close', () => {
+      this.open = false;
+    });
+    res.write('[');
+  }
+
+  get isOpen(): boolean {
+    return this.open && !this.res.writableEnded;
+  }
+
+  /** Sends one element. Objects are JSON-encoded; a string is sent as the JSON text it already is. */
+  async send(element: unknown): Promise<void> {
+    if (!this.isOpen) return;
+    const json = typeof element === 'string' ? element : JSON.stringify(element);
+    const separator = this.elements === 0 ? '' : ',\r\n';
+    this.elements += 1;
+    await writeWithBackpressure(this.res, separator + json);
+  }
+
+  /** Closes the array and the response. */
+  end(): void {
+    if (this.isOpen) this.res.end(']');
+    this.open = false;
+  }
+}

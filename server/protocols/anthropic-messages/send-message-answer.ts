@@ -1,0 +1,67 @@
+import type { Response } from 'express';
+import type { StreamEvent, Usage } from '../../core/types.js';
+import { renderErrorBody } from '../../http/render-error.js';
+import { SseWriter } from '../../http/sse-writer.js';
+import { toGatewayError } from '../../http/to-gateway-error.js';
+import { renderMessage } from './render-message.js';
+import type { MessageAnswer } from './start-message-answer.js';
+import { toMessageEvents } from './to-message-events.js';
+import type { MessagesStreamEvent } from './wire-types.js';
+
+/** One frame to send: its `event:` name and its data (verbatim text, or an object to encode). */
+interface Frame {
+  type: string;
+  data: unknown;
+}
+
+/**
+ * Sends a begun answer: a pass-through as the upstream wrote it (frame by frame, each under its own
+ * `event:` name), a translated one rendered as a message or as Anthropic's event stream. Once a stream
+ * has started, a failure can only be told in-band: an `error` event with Anthropic's error body, as
+ * Anthropic itself does. `res.locals.usage` gets the usage for the request log.
+ */
+export async function sendMessageAnswer(res: Response, answer: MessageAnswer, ids: { id: string; model: string }, signal: AbortSignal): Promise<void> {
+  if (answer.kind === 'forwarded') {
+    const { forwarded } = answer;
+    if (forwarded.kind === 'stream') return streamFrames(res, signal, forwarded.events, forwarded.usage);
+    res.locals.usage = forwarded.usage;
+    res.json(forwarded.body as never);
+    return;
+  }
+
+  const { translated } = answer;
+  if (translated.kind === 'collected') {
+    res.locals.usage = translated.response.usage;
+    res.json(renderMessage(translated.response, ids) as never);
+    return;
+  }
+  let usage: Usage | undefined;
+  const observed = observeUsage(translated.events, (seen) => (usage = seen));
+  await streamFrames(res, signal, framesOf(toMessageEvents(observed, ids)), () => usage);
+}
+
+async function streamFrames(res: Response, signal: AbortSignal, frames: AsyncIterable<Frame>, usage: () => Usage | undefined): Promise<void> {
+  const sse = new SseWriter(res);
+  try {
+    for await (const { type, data } of frames) {
+      if (!sse.isOpen) break;
+      await sse.send(data, type);
+    }
+  } catch (error) {
+    if (!signal.aborted) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
+  } finally {
+    res.locals.usage = usage();
+    sse.end();
+  }
+}
+
+async function* framesOf(events: AsyncIterable<MessagesStreamEvent>): AsyncGenerator<Frame> {
+  for await (const event of events) yield { type: event.type, data: event };
+}
+
+async function* observeUsage(events: AsyncIterable<StreamEvent>, onUsage: (usage: Usage) => void): AsyncGenerator<StreamEvent> {
+  for await (const event of events) {
+    if (event.type === 'usage') onUsage(event.usage);
+    yield event;
+  }
+}

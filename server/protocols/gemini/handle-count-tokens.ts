@@ -1,0 +1,39 @@
+import type { Response } from 'express';
+import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
+import { countInputTokens } from '../../core/count-input-tokens.js';
+import { gateCapabilities } from '../../core/gate-capabilities.js';
+import type { ModelRegistry } from '../../core/model-registry.js';
+import type { Router } from '../../core/router.js';
+import { describeRoute } from '../../http/describe-route.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
+import { convertGenerateRequest } from './convert-generate-request.js';
+import { geminiDroppedParamNames, geminiFeatureParams } from './gemini-params.js';
+
+/**
+ * `POST /{v1beta,v1}/models/{model}:countTokens`: the tokens of `contents`, or of a whole
+ * `generateContentRequest` (system instruction and tools too), counted as generateContent would send them
+ * to the deployment the router picks (fields the model lacks the capability for left out). A Gemini or
+ * Anthropic upstream counts them itself; for the others the gateway estimates (core/count-input-tokens.ts).
+ * Routed like a generation, so a deployment that fails is retried and fallbacks are used.
+ */
+export function createGeminiCountTokensHandler(
+  registry: ModelRegistry,
+  router: Router,
+): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>) => Promise<void> {
+  return async (req, res) => {
+    const model = registry.resolve(req.params.model);
+    const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
+    const { request } = convertGenerateRequest(source, model.id);
+    const signal = requestAbortSignal(res);
+    const counted = await router.run(
+      model,
+      async (target) => {
+        const { request: gated, dropped } = gateCapabilities(target.model, request, { stream: false, params: geminiFeatureParams });
+        return { target, dropped, count: await countInputTokens(target, gated, signal) };
+      },
+      signal,
+    );
+    describeRoute(res, counted.target, geminiDroppedParamNames(source as Record<string, unknown>, counted.dropped));
+    res.json({ totalTokens: counted.count.inputTokens });
+  };
+}

@@ -1,0 +1,74 @@
+import type { Response } from 'express';
+import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
+import type { ModelRegistry } from '../../core/model-registry.js';
+import type { Router } from '../../core/router.js';
+import { describeRoute } from '../../http/describe-route.js';
+import { renderErrorBody } from '../../http/render-error.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
+import { toGatewayError } from '../../http/to-gateway-error.js';
+import { convertGenerateRequest } from './convert-generate-request.js';
+import { openGeminiStream } from './open-gemini-stream.js';
+import { newGeminiResponseId } from './render-generate-response.js';
+import { startGeminiAnswer, type GeminiAnswer } from './start-gemini-answer.js';
+import type { GeminiGenerateContentRequest } from './wire-types.js';
+
+interface GenerateDependencies {
+  registry: ModelRegistry;
+  router: Router;
+}
+
+/**
+ * The `v1beta` and `v1` operations have the same request and answer; a plain function type (rather than
+ * the generated per-operation alias) lets one handler serve both.
+ */
+type Handler<O extends 'generateContent' | 'streamGenerateContent'> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>) => Promise<void>;
+
+/** `POST /{v1beta,v1}/models/{model}:generateContent` on any model: one GenerateContentResponse. */
+export function createGenerateContentHandler(deps: GenerateDependencies): Handler<'generateContent'> {
+  return async (req, res) => {
+    const answer = await startAnswer(deps, req.params.model, req.body, false, res);
+    describeRoute(res, answer.target, answer.droppedParams);
+    if (answer.kind !== 'response') throw new Error('a non-stream attempt answered with a stream');
+    res.locals.usage = answer.usage();
+    res.json(answer.body as never);
+  };
+}
+
+/**
+ * `POST /{v1beta,v1}/models/{model}:streamGenerateContent`: server-sent events with `alt=sse`, one JSON
+ * array streamed element by element without. Failures once the stream has begun arrive in-band as a last
+ * `{"error":{code,message,status}}` chunk, which the Google GenAI SDK throws as an ApiError.
+ */
+export function createStreamGenerateContentHandler(deps: GenerateDependencies): Handler<'streamGenerateContent'> {
+  return async (req, res) => {
+    const answer = await startAnswer(deps, req.params.model, req.body, true, res);
+    describeRoute(res, answer.target, answer.droppedParams);
+    if (answer.kind !== 'stream') throw new Error('a stream attempt answered with a whole response');
+    const out = openGeminiStream(res, req.query.alt);
+    try {
+      for await (const frame of answer.frames) {
+        if (!out.isOpen) break;
+        await out.send(frame);
+      }
+    } catch (error) {
+      if (out.isOpen) await out.send(renderErrorBody('gemini', toGatewayError(error)));
+    } finally {
+      res.locals.usage = answer.usage();
+      out.end();
+    }
+  };
+}
+
+async function startAnswer(
+  deps: GenerateDependencies,
+  modelId: string,
+  body: GeminiGenerateContentRequest,
+  stream: boolean,
+  res: Response,
+): Promise<GeminiAnswer> {
+  const model = deps.registry.resolve(modelId);
+  const converted = convertGenerateRequest(body, model.id);
+  const signal = requestAbortSignal(res);
+  const ids = { model: model.id, responseId: newGeminiResponseId() };
+  return deps.router.run(model, (target) => startGeminiAnswer(target, { body, converted, stream, signal, ids }), signal);
+}

@@ -1,0 +1,58 @@
+import type { ProviderType } from '../../config/config-schema.js';
+import type { RegisteredModel } from '../../core/model-registry.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import type { GeminiModel, GeminiModelList } from './wire-types.js';
+
+/**
+ * Nominal token limits by the provider type of a model's first deployment: the configuration does not
+ * state them, and clients only use them to budget. Typical current models of each kind.
+ */
+const tokenLimits: Record<ProviderType, { input: number; output: number }> = {
+  gemini: { input: 1_048_576, output: 65_536 },
+  anthropic: { input: 200_000, output: 64_000 },
+  openai: { input: 128_000, output: 16_384 },
+  'openai-compatible': { input: 32_768, output: 8_192 },
+  builtin: { input: 128_000, output: 8_192 },
+};
+
+/**
+ * A registered model in the Gemini Model shape (https://ai.google.dev/api/models#Model): `name` is
+ * `models/` plus the gateway ID, which is what the SDKs strip and send back.
+ *
+ * @example renderGeminiModel(registry.resolve('builtin/echo')).name // 'models/builtin/echo'
+ */
+export function renderGeminiModel(model: RegisteredModel): GeminiModel {
+  const limits = tokenLimits[model.ownedBy];
+  return {
+    name: `models/${model.id}`,
+    baseModelId: model.id,
+    version: '1',
+    displayName: model.id,
+    description: model.ownedBy === 'builtin' ? 'The built-in offline chat model.' : `Served by the gateway from a ${model.ownedBy} upstream.`,
+    inputTokenLimit: limits.input,
+    outputTokenLimit: limits.output,
+    supportedGenerationMethods: ['generateContent', ...(model.capabilities.includes('streaming') ? ['streamGenerateContent'] : []), 'countTokens'],
+    ...(model.capabilities.includes('reasoning') && { thinking: true }),
+  };
+}
+
+/**
+ * One page of the Gemini model list. `nextPageToken` is the last ID of the page (base64url), so pages
+ * stay right whatever page size the next call asks for; it is absent on the last page.
+ */
+export function renderGeminiModelPage(models: readonly RegisteredModel[], page: { pageSize: number; pageToken?: string }): GeminiModelList {
+  const start = page.pageToken ? startAfter(models, page.pageToken) : 0;
+  const slice = models.slice(start, start + page.pageSize);
+  const more = start + slice.length < models.length;
+  return {
+    models: slice.map(renderGeminiModel),
+    ...(more && { nextPageToken: Buffer.from(slice.at(-1)!.id, 'utf8').toString('base64url') }),
+  };
+}
+
+function startAfter(models: readonly RegisteredModel[], token: string): number {
+  const id = Buffer.from(token, 'base64url').toString('utf8');
+  const index = models.findIndex((model) => model.id === id);
+  if (index === -1) throw new GatewayError('invalid_request', 'Invalid pageToken: pass the nextPageToken of the previous page.', { param: 'pageToken' });
+  return index + 1;
+}

@@ -1,0 +1,17 @@
+import type { components } from '../../../generated/api.js';
+
+/** Gemini generateContent wire types as clients send and receive them, straight from the spec. */
+type Schemas = components['schemas'];
+
+export type GeminiGenerateContentRequest = Schemas['GeminiGenerateContentRequest'];
+export type GeminiCountTokensRequest = Schemas['GeminiCountTokensRequest'];
+export type GeminiContent = Schemas['GeminiContent'];
+export type GeminiPart = Schemas['GeminiPart'];
+export type GeminiTool = Schemas['GeminiTool'];
+export type GeminiToolConfig = Schemas['GeminiToolConfig'];
+export type GeminiGenerationConfig = Schemas['GeminiGenerationConfig'];
+export type GeminiGenerateContentResponse = Schemas['GeminiGenerateContentResponse'];
+export type GeminiCandidate = Schemas['GeminiCandidate'];
+export type GeminiUsageMetadata = Schemas['GeminiUsageMetadata'];
+export type GeminiModel = Schemas['GeminiModel'];
+export type GeminiModelList = Schemas['GeminiModelList'];

@@ -1,0 +1,37 @@
+import type { Usage } from '../../core/types.js';
+import type { AnthropicUsage } from './wire-types.js';
+
+/** Anthropic's four token counts as read so far from `message_start`, `message_delta` or a whole message. */
+export interface AnthropicUsageTally {
+  input: number;
+  cacheRead: number;
+  cacheWrite: number;
+  output: number;
+}
+
+export function emptyUsageTally(): AnthropicUsageTally {
+  return { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
+}
+
+/** Counts are cumulative, and `message_delta` may repeat or correct the input counts: the latest wins. */
+export function readAnthropicUsage(into: AnthropicUsageTally, usage: AnthropicUsage | null | undefined): void {
+  if (!usage) return;
+  const count = (value: unknown, previous: number) => (typeof value === 'number' && Number.isFinite(value) ? value : previous);
+  into.input = count(usage.input_tokens, into.input);
+  into.cacheRead = count(usage.cache_read_input_tokens, into.cacheRead);
+  into.cacheWrite = count(usage.cache_creation_input_tokens, into.cacheWrite);
+  into.output = count(usage.output_tokens, into.output);
+}
+
+/** The tally in the gateway's terms. */
+export function toGatewayUsage(tally: AnthropicUsageTally): Usage {
+  return {
+    // Anthropic counts cached and cache-written prompt tokens apart from input_tokens; ours include them.
+    inputTokens: tally.input + tally.cacheRead + tally.cacheWrite,
+    cachedInputTokens: tally.cacheRead,
+    cacheWriteInputTokens: tally.cacheWrite,
+    outputTokens: tally.output,
+    // Anthropic bills thinking as output tokens without saying how many.
+    reasoningTokens: 0,
+  };
+}

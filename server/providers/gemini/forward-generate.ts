@@ -1,0 +1,73 @@
+import type { Usage } from '../../core/types.js';
+import type { CallContext, ForwardedGemini, GeminiPassThrough } from '../provider.js';
+import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { readSse } from '../upstream/read-sse.js';
+import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
+import { geminiStreamFailure } from './read-error.js';
+import { readGeminiUsage } from './read-usage.js';
+import type { GeminiUsageMetadata } from './wire-types.js';
+
+/** The upstream path of a Gemini method for a model name as Gemini knows it (without `models/`). */
+export function geminiModelPath(upstreamModel: string, method: 'generateContent' | 'streamGenerateContent' | 'countTokens'): string {
+  const path = `/v1beta/models/${encodeURIComponent(upstreamModel)}:${method}`;
+  return method === 'streamGenerateContent' ? `${path}?alt=sse` : path;
+}
+
+/**
+ * Gemini client → Gemini upstream with the least rewriting: the model in the path (and in the body, if the
+ * client named it there) and the key change, nothing else; unknown fields go along. A stream is piped
+ * frame by frame as it arrives, never re-serialized; frames are parsed only to read usage, the finish and
+ * an in-band error.
+ *
+ * @example
+ * const forwarded = await createGeminiPassThrough(client, 'google').forward(body, { stream: true }, context);
+ * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
+ */
+export function createGeminiPassThrough(client: UpstreamClient, providerId: string): GeminiPassThrough {
+  return {
+    async forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini> {
+      const upstreamBody = body.model === undefined ? body : { ...body, model: `models/${context.upstreamModel}` };
+      const method = options.stream ? 'streamGenerateContent' : 'generateContent';
+      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
+      const reply = await client.postJson(geminiModelPath(context.upstreamModel, method), upstreamBody, context.signal);
+      if (!options.stream) {
+        const json = await client.readJson(reply, context.signal);
+        const usage = asRecord(json.usageMetadata);
+        return { kind: 'json', body: json, usage: usage ? readGeminiUsage(usage as GeminiUsageMetadata) : undefined };
+      }
+      let usage: Usage | undefined;
+      return {
+        kind: 'stream',
+        frames: forwardFrames(readSse(client.chunks(reply, context.signal)), providerId, (seen) => (usage = seen)),
+        usage: () => usage,
+      };
+    },
+  };
+}
+
+/**
+ * Every event is a whole GenerateContentResponse. An `error` chunk before anything was forwarded is thrown
+ * so the router can still retry; after that it goes to the client as the upstream wrote it. A stream that
+ * ends without a `finishReason` (or a blocked prompt's `promptFeedback`) was cut off, and is an error.
+ */
+async function* forwardFrames(events: AsyncIterable<{ data: string }>, providerId: string, onUsage: (usage: Usage) => void): AsyncGenerator<string> {
+  let first = true;
+  let finished = false;
+  for await (const { data } of events) {
+    if (data.trim() === '') continue;
+    const chunk = asRecord(parseJson(data));
+    if (asRecord(chunk?.error)) {
+      if (first) throw geminiStreamFailure(providerId, chunk!);
+      yield data;
+      return;
+    }
+    first = false;
+    const usage = asRecord(chunk?.usageMetadata);
+    if (usage) onUsage(readGeminiUsage(usage as GeminiUsageMetadata));
+    const candidate = Array.isArray(chunk?.candidates) ? asRecord(chunk.candidates[0]) : undefined;
+    if (typeof candidate?.finishReason === 'string' || asRecord(chunk?.promptFeedback)?.blockReason !== undefined) finished = true;
+    yield data;
+  }
+  if (!finished) throw upstreamStreamEndedEarly(providerId);
+}
