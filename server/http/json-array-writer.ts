@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { writeWithBackpressure } from './write-with-backpressure.js';
+import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
 
 /**
  * Streams one JSON array element by element, as Gemini's `streamGenerateContent` does without `alt=sse`:
@@ -8,24 +8,16 @@ import { writeWithBackpressure } from './write-with-backpressure.js';
  * nothing is buffered whole. Like SseWriter, it waits for `drain` and ignores writes after the client left.
  */
 export class JsonArrayWriter {
-  private open = true;
+  private readonly clientPresent: () => boolean;
   private elements = 0;
 
   constructor(private readonly res: Response) {
-    res.statusCode = 200;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.setHeader('cache-control', 'no-cache, no-transform');
-    // Stops nginx-style proxies from holding chunks back.
-    res.setHeader('x-accel-buffering', 'no');
-    res.flushHeaders();
-    res.once('close', () => {
-      this.open = false;
-    });
+    this.clientPresent = startStreamedResponse(res, { 'content-type': 'application/json; charset=utf-8' });
     res.write('[');
   }
 
   get isOpen(): boolean {
-    return this.open && !this.res.writableEnded;
+    return this.clientPresent();
   }
 
   /** Sends one element. Objects are JSON-encoded; a string is sent as the JSON text it already is. */
@@ -40,6 +32,5 @@ export class JsonArrayWriter {
   /** Closes the array and the response. */
   end(): void {
     if (this.isOpen) this.res.end(']');
-    this.open = false;
   }
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { geminiDroppedParamNames, withoutGeminiDroppedParams } from './gemini-params.js';
+import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
+import { geminiDroppedFields } from './gemini-params.js';
 
 describe('gemini dropped params', () => {
   const body = {
@@ -10,17 +11,17 @@ describe('gemini dropped params', () => {
   };
 
   it('names only the fields present, as dotted paths', () => {
-    assert.deepEqual(geminiDroppedParamNames(body, ['tools', 'json_schema', 'reasoning']), [
+    assert.deepEqual(droppedParamNames(geminiDroppedFields, body, ['tools', 'json_schema', 'reasoning']), [
       'tools',
       'generationConfig.responseMimeType',
       'generationConfig.responseJsonSchema',
       'generationConfig.thinkingConfig',
     ]);
-    assert.deepEqual(geminiDroppedParamNames({ contents: [] }, ['tools', 'reasoning']), []);
+    assert.deepEqual(droppedParamNames(geminiDroppedFields, { contents: [] }, ['tools', 'reasoning']), []);
   });
 
   it('removes them from a copy, nested ones included', () => {
-    const { body: copy, removed } = withoutGeminiDroppedParams(body, ['tools', 'reasoning']);
+    const { body: copy, removed } = withoutDroppedParams(geminiDroppedFields, body, ['tools', 'reasoning']);
     assert.deepEqual(removed, ['tools', 'generationConfig.thinkingConfig']);
     assert.deepEqual(copy, { contents: [], generationConfig: { temperature: 1, responseMimeType: 'application/json', responseJsonSchema: { type: 'object' } } });
     assert.ok('thinkingConfig' in body.generationConfig, 'the original is untouched');

@@ -7,7 +7,8 @@ import type { Router } from '../../core/router.js';
 import { describeRoute } from '../../http/describe-route.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertGenerateRequest } from './convert-generate-request.js';
-import { geminiDroppedParamNames, geminiFeatureParams } from './gemini-params.js';
+import { droppedParamNames } from '../../core/dropped-params.js';
+import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';
 
 /**
  * `POST /{v1beta,v1}/models/{model}:countTokens`: the tokens of `contents`, or of a whole
@@ -33,7 +34,7 @@ export function createGeminiCountTokensHandler(
       },
       signal,
     );
-    describeRoute(res, counted.target, geminiDroppedParamNames(source as Record<string, unknown>, counted.dropped));
+    describeRoute(res, counted.target, droppedParamNames(geminiDroppedFields, source as Record<string, unknown>, counted.dropped));
     res.json({ totalTokens: counted.count.inputTokens });
   };
 }

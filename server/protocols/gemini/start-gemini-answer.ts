@@ -1,12 +1,14 @@
+import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
+import { observeUsage } from '../../core/observe-usage.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
-import type { StreamEvent, Usage } from '../../core/types.js';
+import type { Usage } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { GeminiPassThrough } from '../../providers/provider.js';
 import type { ConvertedGenerateRequest } from './convert-generate-request.js';
-import { geminiDroppedParamNames, geminiFeatureParams, withoutGeminiDroppedParams } from './gemini-params.js';
+import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';
 import { renderGenerateResponse, type GeminiAnswerIds } from './render-generate-response.js';
 import { toGeminiChunks } from './to-gemini-chunks.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
@@ -51,7 +53,7 @@ export async function startGeminiAnswer(target: RouteTarget, input: GeminiAttemp
     );
   }
   const answer = await startTranslatedAnswer(target, converted.request, { stream, signal, params: geminiFeatureParams });
-  const droppedParams = geminiDroppedParamNames(input.body as Record<string, unknown>, answer.dropped);
+  const droppedParams = droppedParamNames(geminiDroppedFields, input.body as Record<string, unknown>, answer.dropped);
   if (answer.kind === 'collected') {
     const body = renderGenerateResponse(answer.response, ids) as Record<string, unknown>;
     return { kind: 'response', body, target, droppedParams, usage: () => answer.response.usage };
@@ -63,17 +65,10 @@ export async function startGeminiAnswer(target: RouteTarget, input: GeminiAttemp
 
 async function forward(target: RouteTarget, passThrough: GeminiPassThrough, input: GeminiAttemptInput): Promise<GeminiAnswer> {
   const { dropped } = gateCapabilities(target.model, input.converted.request, { stream: input.stream, params: geminiFeatureParams });
-  const { body, removed } = withoutGeminiDroppedParams(input.body as Record<string, unknown>, dropped);
+  const { body, removed } = withoutDroppedParams(geminiDroppedFields, input.body as Record<string, unknown>, dropped);
   const context = { upstreamModel: target.deployment.upstreamModel, signal: input.signal };
   const forwarded = await passThrough.forward(body, { stream: input.stream }, context);
   if (forwarded.kind === 'json') return { kind: 'response', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
   const frames = await prefetchFirstEvent(forwarded.frames);
   return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage };
-}
-
-async function* observeUsage(events: AsyncIterable<StreamEvent>, onUsage: (usage: Usage) => void): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'usage') onUsage(event.usage);
-    yield event;
-  }
 }

@@ -1,5 +1,6 @@
 import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
+import { observeUsage } from '../../core/observe-usage.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
@@ -62,12 +63,6 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
   return { kind: 'stream', frames: withDone(input.toChunks(observed)), target, droppedParams, usage: () => usage };
 }
 
-async function* observeUsage(events: AsyncIterable<StreamEvent>, onUsage: (usage: Usage) => void): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'usage') onUsage(event.usage);
-    yield event;
-  }
-}
 
 async function* withDone(chunks: AsyncIterable<unknown>): AsyncGenerator<unknown> {
   yield* chunks;

@@ -1,4 +1,5 @@
 import type { ForwardedMessageEvent, ForwardedMessages, MessagesCallContext, MessagesPassThrough } from '../provider.js';
+import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -7,10 +8,8 @@ import { anthropicStreamError } from './read-error.js';
 import { emptyUsageTally, readAnthropicUsage, toGatewayUsage, type AnthropicUsageTally } from './read-usage.js';
 import type { AnthropicUsage } from './wire-types.js';
 
-/** Events before the answer begins: held back until it does (see forwardEvents). */
+/** Events before the answer begins: held back until it does (see upstream/named-events.ts). */
 const preambleEvents = new Set(['message_start', 'ping']);
-/** Anthropic puts `type` first in every event; used only when the upstream sent no `event:` line. */
-const leadingType = /"type"\s*:\s*"([^"]+)"/;
 
 /**
  * Anthropic Messages client → Anthropic Messages upstream with the least rewriting: the model name, our
@@ -46,37 +45,28 @@ export function createMessagesPassThrough(client: UpstreamClient, providerId: st
 }
 
 /**
- * Anthropic opens every stream with `message_start` (and often `ping`) and only then may report that it
- * is overloaded, as an `error` event. Holding the opening events back until the answer really begins
- * lets such a failure be thrown while the client has seen nothing, so the router can still retry or fall
- * back. Once content flows, an `error` goes to the client as Anthropic wrote it and ends the stream.
+ * Anthropic may report overload as an `error` event after `message_start` (see holdPreamble). Once content
+ * flows, an `error` goes to the client as Anthropic wrote it and ends the stream.
  */
 async function* forwardEvents(
   sse: AsyncIterable<SseEvent>,
   providerId: string,
   onUsage: (usage: AnthropicUsage | undefined) => void,
 ): AsyncGenerator<ForwardedMessageEvent> {
-  const held: ForwardedMessageEvent[] = [];
-  let answering = false;
-  for await (const { event, data } of sse) {
-    // An event without data carries nothing, and the SDK would fail to parse it.
-    if (data === '') continue;
-    const type = event ?? leadingType.exec(data)?.[1] ?? 'unknown';
-    const payload = type === 'message_start' || type === 'message_delta' || type === 'error' ? asRecord(parseJson(data)) : undefined;
-    if (type === 'message_start') onUsage(asRecord(payload?.message)?.usage as AnthropicUsage | undefined);
-    if (type === 'message_delta') onUsage(payload?.usage as AnthropicUsage | undefined);
-    if (!answering) {
-      if (type === 'error') throw anthropicStreamError(payload, providerId);
-      if (preambleEvents.has(type)) {
-        held.push({ type, data });
-        continue;
-      }
-      answering = true;
-      yield* held.splice(0);
-    }
-    yield { type, data };
+  const refusal = ({ type, data }: NamedEvent) => (type === 'error' ? anthropicStreamError(asRecord(parseJson(data)), providerId) : undefined);
+  for await (const event of holdPreamble(withUsageRead(namedEvents(sse), onUsage), preambleEvents, refusal)) {
+    yield event;
     // After an error Anthropic sends nothing more; the client has the upstream's own words.
-    if (type === 'message_stop' || type === 'error') return;
+    if (event.type === 'message_stop' || event.type === 'error') return;
   }
   throw upstreamStreamEndedEarly(providerId);
+}
+
+/** Reads usage from the only events that carry it, as they arrive (held ones included). */
+async function* withUsageRead(events: AsyncIterable<NamedEvent>, onUsage: (usage: AnthropicUsage | undefined) => void): AsyncGenerator<NamedEvent> {
+  for await (const event of events) {
+    if (event.type === 'message_start') onUsage(asRecord(asRecord(parseJson(event.data))?.message)?.usage as AnthropicUsage | undefined);
+    if (event.type === 'message_delta') onUsage(asRecord(parseJson(event.data))?.usage as AnthropicUsage | undefined);
+    yield event;
+  }
 }

@@ -1,5 +1,6 @@
 import type { CallContext, ForwardedResponseEvent, ForwardedResponses, ResponsesPassThrough } from '../provider.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
+import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
@@ -7,11 +8,9 @@ import { streamFailure } from './read-error.js';
 
 /** Events that carry the whole response object; the gateway reads them to store the answer and its usage. */
 const lifecycleEvents = new Set(['response.created', 'response.queued', 'response.in_progress', 'response.completed', 'response.incomplete', 'response.failed']);
-/** Events before the answer begins: held back until it does (see forwardEvents). */
+/** Events before the answer begins: held back until it does (see upstream/named-events.ts). */
 const preambleEvents = new Set(['response.created', 'response.queued', 'response.in_progress']);
 const finalEvents = new Set(['response.completed', 'response.incomplete', 'response.failed']);
-/** OpenAI puts `type` first in every event; used only when the upstream sent no `event:` line. */
-const leadingType = /"type"\s*:\s*"([^"]+)"/;
 
 /**
  * Responses API client → Responses API upstream (`api: responses`). The body goes as the gateway hands it
@@ -32,35 +31,28 @@ export function createResponsesPassThrough(client: UpstreamClient, providerId: s
   };
 }
 
-/**
- * OpenAI opens every stream with `response.created` and `response.in_progress`, and only then reports a
- * refused call (quota, overload) as `error` + `response.failed`. Holding the opening events back until the
- * answer really begins lets such a failure be thrown while the client has seen nothing, so the router can
- * still retry or fall back.
- */
-async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<ForwardedResponseEvent> {
-  const held: ForwardedResponseEvent[] = [];
-  let answering = false;
-  let failed = false;
-  for await (const { event, data } of sse) {
-    // An event without data carries nothing, and the SDK would fail to parse it.
-    if (data === '') continue;
-    const type = event ?? leadingType.exec(data)?.[1] ?? 'unknown';
+/** The events as the upstream sent them, with the whole response parsed where an event carries it. */
+async function* withPayloads(events: AsyncIterable<NamedEvent>): AsyncGenerator<ForwardedResponseEvent> {
+  for await (const { type, data } of events) {
     const payload = lifecycleEvents.has(type) || type === 'error' ? asRecord(parseJson(data)) : undefined;
-    const forwarded: ForwardedResponseEvent = payload ? { type, data, payload } : { type, data };
-    if (!answering) {
-      if (type === 'error') throw streamFailure(providerId, payload ?? {});
-      if (type === 'response.failed') throw streamFailure(providerId, { error: asRecord(payload?.response)?.error });
-      if (preambleEvents.has(type)) {
-        held.push(forwarded);
-        continue;
-      }
-      answering = true;
-      yield* held.splice(0);
-    }
-    if (type === 'error') failed = true;
-    yield forwarded;
-    if (finalEvents.has(type)) return;
+    yield payload ? { type, data, payload } : { type, data };
+  }
+}
+
+/** OpenAI reports a refused call (quota, overload) as `error` + `response.failed` after its opening events. */
+function refusal(event: ForwardedResponseEvent, providerId: string): Error | undefined {
+  if (event.type === 'error') return streamFailure(providerId, event.payload ?? {});
+  if (event.type === 'response.failed') return streamFailure(providerId, { error: asRecord(event.payload?.response)?.error });
+  return undefined;
+}
+
+async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<ForwardedResponseEvent> {
+  let failed = false;
+  const events = holdPreamble(withPayloads(namedEvents(sse)), preambleEvents, (event) => refusal(event, providerId));
+  for await (const event of events) {
+    if (event.type === 'error') failed = true;
+    yield event;
+    if (finalEvents.has(event.type)) return;
   }
   // The client has the upstream's own `error` event; a stream that just stops did not finish its answer.
   if (!failed) throw upstreamStreamEndedEarly(providerId);

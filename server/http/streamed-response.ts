@@ -1,0 +1,39 @@
+import type { Response } from 'express';
+
+/**
+ * Sends the status and headers of a streamed answer at once (so the client knows the call was accepted
+ * while the upstream is still working) and tracks whether the client is still there.
+ *
+ * @returns whether writes can still reach the client
+ */
+export function startStreamedResponse(res: Response, headers: Record<string, string>): () => boolean {
+  let open = true;
+  res.statusCode = 200;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('cache-control', 'no-cache, no-transform');
+  // Stops nginx-style proxies from holding chunks back.
+  res.setHeader('x-accel-buffering', 'no');
+  res.flushHeaders();
+  res.once('close', () => {
+    open = false;
+  });
+  return () => open && !res.writableEnded;
+}
+
+/**
+ * Writes to a streamed response and, when the socket buffer is full, waits for `drain` (or the client
+ * leaving) before resolving, so a slow reader holds the producer back instead of the gateway buffering
+ * the answer without bound.
+ */
+export async function writeWithBackpressure(res: Response, text: string): Promise<void> {
+  if (res.write(text)) return;
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}
