@@ -179,6 +179,9 @@ export type paths = {
          * Generate images
          * @description Generates images from a prompt. `url` results point at this gateway's `GET /v1/images/files/{file}`,
          *     a temporary link that needs no key, so that clients can fetch them like OpenAI's signed URLs.
+         *     Without `model`, the first configured model with the `image_generation` capability answers. Each
+         *     model's config says which sizes, `n`, response formats and output formats it takes; another value
+         *     is a 400 that names the parameter and lists the valid values.
          */
         post: operations["createImage"];
         delete?: never;
@@ -200,6 +203,9 @@ export type paths = {
          * Edit images
          * @description Edits or extends images from a prompt. Multipart: the SDK sends one file as `image` and several (or
          *     an array of one) as repeated `image[]`; at least one of the two is needed. Scalars arrive as strings.
+         *     A file's type is decided by its bytes (PNG, JPEG or WebP), not by its declared content type. Upload
+         *     limits: 17 files (16 images and a mask), each at most `GATEWAY_MAX_UPLOAD_FILE_BYTES` (50 MiB by
+         *     default), 32 text fields of at most 256 KiB; a file over the limit is a 413.
          */
         post: operations["createImageEdit"];
         delete?: never;
@@ -217,8 +223,9 @@ export type paths = {
         };
         /**
          * Download a generated image
-         * @description Serves an image produced with `response_format: url`. Needs no key, like a signed URL: the name is
-         *     unguessable, and the file is gone (404) once it expires.
+         * @description Serves an image produced with `response_format: url`. Needs no key, like a signed URL: the name
+         *     carries at least 128 random bits, and the file is gone (404) once it expires (`images.url_ttl_seconds`
+         *     in the config, an hour by default). Any name the gateway did not hand out is a 404 too.
          */
         get: operations["getImageFile"];
         put?: never;
@@ -2088,6 +2095,15 @@ export type components = {
                 "application/json": components["schemas"]["OpenAIError"];
             };
         };
+        /** @description The body, or an uploaded file, is over the gateway's size limit. */
+        OpenAITooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OpenAIError"];
+            };
+        };
         /** @description This operation is in the contract but not served by this version of the gateway yet. */
         OpenAINotImplemented: {
             headers: {
@@ -2620,6 +2636,8 @@ export interface operations {
             /** @description The generated images. */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2629,7 +2647,6 @@ export interface operations {
             400: components["responses"]["OpenAIBadRequest"];
             401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
-            501: components["responses"]["OpenAINotImplemented"];
             default: components["responses"]["OpenAIError"];
         };
     };
@@ -2649,6 +2666,8 @@ export interface operations {
             /** @description The edited images. */
             200: {
                 headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2658,7 +2677,7 @@ export interface operations {
             400: components["responses"]["OpenAIBadRequest"];
             401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
-            501: components["responses"]["OpenAINotImplemented"];
+            413: components["responses"]["OpenAITooLarge"];
             default: components["responses"]["OpenAIError"];
         };
     };
@@ -2668,8 +2687,8 @@ export interface operations {
             header?: never;
             path: {
                 /**
-                 * @description The file name from the `url` of an images response.
-                 * @example img_3f9a1c2b7d4e8f60a1b2c3d4.png
+                 * @description The file name from the `url` of an images response. Names of another form are a 404.
+                 * @example img_mi6q1ntc_3f9a1c2b7d4e8f60a1b2c3d4e5f60718.png
                  */
                 file: string;
             };
@@ -2680,6 +2699,8 @@ export interface operations {
             /** @description The image bytes. */
             200: {
                 headers: {
+                    /** @description `private`, with `max-age` set to the seconds left before the file expires. */
+                    "cache-control"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2689,7 +2710,6 @@ export interface operations {
                 };
             };
             404: components["responses"]["OpenAINotFound"];
-            501: components["responses"]["OpenAINotImplemented"];
             default: components["responses"]["OpenAIError"];
         };
     };

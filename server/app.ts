@@ -1,16 +1,20 @@
+import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
 import { ModelRegistry } from './core/model-registry.js';
+import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { GatewayError } from './http/gateway-error.js';
+import { createImageUpload } from './http/image-upload.js';
 import { encodeModelPathSegment } from './http/model-path.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
+import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createHandlers, registerRoutes } from './routes.js';
 import type { GatewayDb } from './store/database.js';
@@ -19,7 +23,7 @@ import { ResponseStore } from './store/response-store.js';
 
 export interface AppDependencies {
   config: GatewayConfig;
-  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'nodeEnv'>;
+  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir'>;
   db: GatewayDb;
   logger: Logger;
 }
@@ -27,7 +31,8 @@ export interface AppDependencies {
 /**
  * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
  * deliberate: request ID and logging first (every response has an ID), then auth before any body is
- * parsed, then the contract validator, the routes, and the one error handler.
+ * parsed (JSON, or image uploads streamed to disk), then the contract validator, the routes, and the one
+ * error handler.
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
@@ -53,24 +58,33 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(encodeModelPathSegment);
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.post('/v1/images/edits', createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes }));
   app.use(await createOpenApiValidator({ validateResponses }));
   const responses = new ResponseStore(db);
-  const purge = startResponsePurge(responses, config.responses.purge_interval_minutes * 60_000, logger);
-  registerRoutes(app, createHandlers({
+  const imageStorage = new LocalDiskImageStorage(join(settings.dataDir, 'images'));
+  const cleanups = [
+    startPeriodicCleanup('stored responses', () => responses.purgeExpired(), config.responses.purge_interval_minutes * 60_000, logger),
+    startPeriodicCleanup('image files', () => imageStorage.deleteExpired(), config.images.sweep_interval_seconds * 1000, logger),
+  ];
+  registerRoutes(
+    app,
+    createHandlers({
       registry,
       router,
       keys,
       responses,
       responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
       authenticator,
-    }),);
+      images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
+    }),
+  );
   app.use((req) => {
     throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
   });
   app.use(createErrorHandler(logger));
   return Object.assign(app, {
     shutdown: async () => {
-      clearInterval(purge);
+      for (const cleanup of cleanups) clearInterval(cleanup);
       await registry.close();
     },
   });
@@ -81,15 +95,3 @@ export type GatewayApp = Express & {
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;
 };
-
-/** Deletes expired stored responses now and then; reads already ignore them, this reclaims the space. */
-function startResponsePurge(store: ResponseStore, intervalMs: number, logger: Logger): NodeJS.Timeout {
-  const timer = setInterval(() => {
-    store
-      .purgeExpired()
-      .then((purged) => purged > 0 && logger.info({ purged }, 'expired responses purged'))
-      .catch((error: unknown) => logger.error({ err: error }, 'purging expired responses failed'));
-  }, intervalMs);
-  timer.unref();
-  return timer;
-}

@@ -9,7 +9,10 @@ import { createMessageHandler } from './protocols/anthropic-messages/handle-crea
 import { createGeminiCountTokensHandler } from './protocols/gemini/handle-count-tokens.js';
 import { createGenerateContentHandler, createStreamGenerateContentHandler } from './protocols/gemini/handle-generate-content.js';
 import { createGetGeminiModelHandler, createListGeminiModelsHandler } from './protocols/gemini/handle-gemini-models.js';
-import { notImplemented } from './protocols/not-implemented.js';
+import { createImageEditHandler } from './protocols/openai-images/handle-create-image-edit.js';
+import { createImageHandler } from './protocols/openai-images/handle-create-image.js';
+import { createGetImageFileHandler } from './protocols/openai-images/handle-get-image-file.js';
+import type { ImageServices } from './protocols/openai-images/image-services.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
@@ -25,11 +28,12 @@ export interface HandlerDependencies {
   /** Seconds a stored response lives (`responses.retention_days`). */
   responseRetentionSeconds: number;
   authenticator: KeyAuthenticator;
+  images: ImageServices;
 }
 
 /**
  * Every operation of the contract, keyed by operationId. The type makes a spec operation without a
- * handler a compile error. Operations that later work will serve answer 501 in their protocol's shape.
+ * handler a compile error.
  */
 export function createHandlers(deps: HandlerDependencies): OperationHandlers {
   return {
@@ -47,9 +51,9 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
       retentionSeconds: deps.responseRetentionSeconds,
     }),
     ...createStoredResponseHandlers(deps.responses),
-    createImage: notImplemented,
-    createImageEdit: notImplemented,
-    getImageFile: notImplemented,
+    createImage: createImageHandler(deps.images),
+    createImageEdit: createImageEditHandler(deps.images),
+    getImageFile: createGetImageFileHandler(deps.images.storage),
     createMessage: createMessageHandler(deps.registry, deps.router),
     countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
     generateContent: createGenerateContentHandler(deps),

@@ -5,6 +5,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createClient, GatewayApiError, unwrap, type components, type GatewayClient } from '../client/index.js';
+import { sniffImageFormat } from '../server/core/image-types.js';
+import { makeImage } from './helpers/images.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 import { prismSpec, startPrism, type Prism } from './helpers/start-prism.js';
 
@@ -179,12 +181,15 @@ describe('typed client against the real gateway', () => {
     assert.match(streamed.requestId ?? '', /^req_/);
   });
 
-  test('an image edit gives the typed 501 in the OpenAI shape (not implemented yet)', async () => {
+  test('edits an image, and a file that is not one gives the typed 400', async () => {
+    const image = new Blob([new Uint8Array(await makeImage('png', 32, 32))], { type: 'image/png' });
+    const edited = await client.editImage({ image, prompt: 'Make it sepia', n: 1, response_format: 'b64_json' });
+    const bytes = Buffer.from(edited.data[0]?.b64_json ?? '', 'base64');
+    assert.equal(sniffImageFormat(bytes), 'png');
+
     const caught = await client.editImage({ image: png, prompt: 'Add a red hat', n: 1 }).catch((thrown: unknown) => thrown);
     assert.ok(caught instanceof GatewayApiError, String(caught));
-    assert.equal(caught.status, 501);
-    assert.equal(caught.type, 'not_implemented');
-    assert.equal(caught.code, 'not_implemented');
-    assert.match(caught.message, /images\/edits/);
+    assert.equal(caught.status, 400);
+    assert.equal(caught.param, 'image', 'a PNG signature alone is not a PNG the model can read');
   });
 });

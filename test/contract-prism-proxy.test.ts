@@ -244,18 +244,20 @@ describe('Responses', () => {
   });
 });
 
-describe('operations not implemented yet answer 501 in their family shape', () => {
-  const expect501 = (answer: Answer, label: string) => {
-    assertConforms(answer, 500, label);
-    assert.equal(answer.headers.get('x-gateway-status'), '501', `${label}: the gateway answered ${answer.status} itself`);
-  };
-
-  test('OpenAI', async () => {
-    const calls = [await send('POST', '/v1/images/generations', { body: { model: 'builtin/image', prompt: 'A cat' } })];
-    for (const [index, answer] of calls.entries()) {
-      expect501(answer, `openai #${index}`);
-      assert.equal(answer.json<Schemas['OpenAIError']>().error.type, 'not_implemented');
-    }
+describe('OpenAI Images', () => {
+  test('generation as b64_json and as url, the file download and a refused size conform to the contract', async () => {
+    const base64 = await send('POST', '/v1/images/generations', { body: { model: 'builtin/image', prompt: 'A cat', size: '256x256', response_format: 'b64_json' } });
+    assertConforms(base64, 200, 'generate b64_json');
+    assert.ok(base64.json<Schemas['ImagesResponse']>().data[0]?.b64_json);
+    const linked = await send('POST', '/v1/images/generations', { body: { model: 'builtin/image', prompt: 'A cat', size: '256x256', response_format: 'url' } });
+    assertConforms(linked, 200, 'generate url');
+    const file = new URL(linked.json<Schemas['ImagesResponse']>().data[0]!.url!).pathname;
+    const download = await fetch(`${prism.origin}${file}`);
+    assert.equal(download.status, 200);
+    assert.equal(download.headers.get('sl-violations'), null);
+    assert.equal(download.headers.get('content-type'), 'image/png');
+    assertConforms(await send('GET', '/v1/images/files/img_abc.png', { auth: 'none' }), 404, 'unknown image file');
+    assertConforms(await send('POST', '/v1/images/generations', { body: { model: 'builtin/image', prompt: 'A cat', size: '999x999' } }), 400, 'unsupported size');
   });
 });
 

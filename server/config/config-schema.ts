@@ -73,6 +73,26 @@ const deploymentSchema = z.strictObject({
   weight: z.number().positive().max(1_000_000).default(1),
 });
 
+const imageSizePattern = /^(auto|[1-9]\d{0,4}x[1-9]\d{0,4})$/;
+
+/**
+ * What an image model takes. A request outside these gets a 400 naming the parameter and listing the valid
+ * values. Unset lists allow anything the contract allows.
+ */
+const modelImagesSchema = z.strictObject({
+  /** `WIDTHxHEIGHT` values (and `auto`) the model makes. */
+  sizes: z.array(z.string().regex(imageSizePattern, 'WIDTHxHEIGHT or auto')).min(1).optional(),
+  /** Largest `n` per request (the contract's ceiling is 10). */
+  max_n: z.number().int().min(1).max(10).default(10),
+  response_formats: z.array(z.enum(['url', 'b64_json'])).min(1).default(['url', 'b64_json']),
+  /** Used when the request has no `response_format`. */
+  default_response_format: z.enum(['url', 'b64_json']).default('b64_json'),
+  output_formats: z.array(z.enum(['png', 'jpeg', 'webp'])).min(1).default(['png', 'jpeg', 'webp']),
+});
+
+/** An image model's settings when its config says nothing. */
+export const defaultModelImages = modelImagesSchema.parse({});
+
 const modelSchema = z.strictObject({
   id: z
     .string()
@@ -91,6 +111,8 @@ const modelSchema = z.strictObject({
   on_unsupported: z.enum(['drop', 'reject']).default('drop'),
   /** Unix seconds reported as `created` in the model list. */
   created: z.number().int().min(0).optional(),
+  /** Image models (`image_generation`, `image_edit` capabilities): the parameters they take. */
+  images: modelImagesSchema.default(() => modelImagesSchema.parse({})),
 });
 
 /** How the router retries. Defaults are documented in the README. */
@@ -116,8 +138,25 @@ const responsesSchema = z.strictObject({
   purge_interval_minutes: z.number().positive().max(1_440).default(60),
 });
 
+/** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */
+const imageFilesSchema = z.strictObject({
+  /** How long an image URL works. */
+  url_ttl_seconds: z.number().int().min(1).max(7 * 86_400).default(3_600),
+  /** How often expired image files are deleted from storage. */
+  sweep_interval_seconds: z.number().int().min(1).max(86_400).default(300),
+});
+
+/** Provider types that can make images; the others' models cannot have image capabilities. */
+const imageProviderTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'gemini', 'builtin'];
+
 export const configSchema = z
   .strictObject({
+    /**
+     * The gateway's address as clients reach it (`https://ai.example.com`, no `/v1`), for links it hands
+     * out such as image URLs. Without it they are built from the request's `Host`.
+     */
+    public_base_url: z.url().optional(),
+    images: imageFilesSchema.default(() => imageFilesSchema.parse({})),
     providers: z.array(providerSchema).default([]),
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
@@ -149,8 +188,17 @@ export const configSchema = z
       const references = model.deployments?.map((deployment, d) => ({ id: deployment.provider, path: ['deployments', d, 'provider'] })) ?? [
         { id: model.provider!, path: ['provider'] },
       ];
+      const makesImages = model.capabilities?.some((capability) => capability === 'image_generation' || capability === 'image_edit');
       for (const reference of references) {
         if (model.provider === undefined && model.deployments === undefined) break;
+        const type = config.providers.find((provider) => provider.id === reference.id)?.type;
+        if (makesImages && type && !imageProviderTypes.includes(type)) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, ...reference.path],
+            message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${imageProviderTypes.join(', ')}`,
+          });
+        }
         if (!providerIds.has(reference.id)) {
           ctx.addIssue({
             code: 'custom',
@@ -174,4 +222,5 @@ export type ProviderConfig = GatewayConfig['providers'][number];
 export type ModelConfig = GatewayConfig['models'][number];
 export type RoutingConfig = GatewayConfig['routing'];
 export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
+export type ModelImagesConfig = ModelConfig['images'];
 export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

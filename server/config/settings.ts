@@ -15,6 +15,8 @@ export interface Settings {
   drainTimeoutMs: number;
   /** Largest accepted JSON request body. */
   maxBodyBytes: number;
+  /** Largest accepted file in a multipart upload (image edits). */
+  maxUploadFileBytes: number;
   /** How long a client may take to send a whole request (headers and body); Node's `server.requestTimeout`. */
   requestReceiveTimeoutMs: number;
 }
@@ -31,6 +33,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     logLevel: env.LOG_LEVEL || 'info',
     drainTimeoutMs: readInteger(env, 'GATEWAY_DRAIN_TIMEOUT_MS', 10_000),
     maxBodyBytes: readInteger(env, 'GATEWAY_MAX_BODY_BYTES', 32 * 1024 * 1024),
+    maxUploadFileBytes: readInteger(env, 'GATEWAY_MAX_UPLOAD_FILE_BYTES', 50 * 1024 * 1024),
     requestReceiveTimeoutMs: readInteger(env, 'GATEWAY_REQUEST_RECEIVE_TIMEOUT_MS', 60_000),
   };
 }

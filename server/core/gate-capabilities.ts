@@ -13,7 +13,7 @@ export interface GatedRequest {
 }
 
 /**
- * Fits a request to what the model can do. Tools, a JSON schema or reasoning that the model's
+ * Fits a request to what the model can do. A model without `chat` (an image model) is refused. Tools, a JSON schema or reasoning that the model's
  * capabilities lack are dropped (and reported), or refused with 400 when the model says
  * `on_unsupported: reject`. Image input to a model without `vision`, and streaming from a model that
  * cannot stream, are always refused: dropping them would answer a different question.
@@ -29,6 +29,12 @@ export function gateCapabilities(
   const refuse = (param: string, what: string) =>
     new GatewayError('invalid_request', `The model '${model.id}' does not support ${what}.`, { param, code: 'unsupported_parameter' });
 
+  if (lacks('chat')) {
+    throw new GatewayError('invalid_request', `The model '${model.id}' is not a chat model; it cannot answer this endpoint.`, {
+      param: 'model',
+      code: 'unsupported_model',
+    });
+  }
   if (options.stream && lacks('streaming')) throw refuse(options.params.stream, 'streaming');
   const hasImage = request.messages.some((message) => message.content.some((part) => part.type === 'image'));
   if (hasImage && lacks('vision')) throw refuse(options.params.images, 'image input');

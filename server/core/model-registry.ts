@@ -1,4 +1,4 @@
-import type { GatewayConfig, ModelCapability, ModelConfig, ProviderType } from '../config/config-schema.js';
+import type { GatewayConfig, ModelCapability, ModelConfig, ModelImagesConfig, ProviderType } from '../config/config-schema.js';
 import { modelNotFound } from '../http/gateway-error.js';
 import type { Provider } from '../providers/provider.js';
 import { createProvider } from '../providers/registry.js';
@@ -24,6 +24,8 @@ export interface RegisteredModel {
   deployments: Deployment[];
   /** Model IDs tried in order when every deployment has failed. */
   fallbacks: string[];
+  /** What the model takes when it makes images. */
+  images: ModelImagesConfig;
 }
 
 /** Reported as `created` for models whose config does not say (2026-01-01, the contract's 1.0.0). */
@@ -42,6 +44,11 @@ export class ModelRegistry {
 
   list(): RegisteredModel[] {
     return [...this.models.values()];
+  }
+
+  /** The first model, in config order, with the capability; what image requests without `model` get. */
+  firstWith(capability: ModelCapability): RegisteredModel | undefined {
+    return this.list().find((model) => model.capabilities.includes(capability));
   }
 
   /** The model with this ID, or a 404 `model_not_found` GatewayError. */
@@ -74,5 +81,6 @@ function toRegistered(model: ModelConfig, providers: Map<string, Provider>): Reg
     ownedBy,
     deployments,
     fallbacks: model.fallbacks,
+    images: model.images,
   };
 }

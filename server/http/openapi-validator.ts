@@ -9,15 +9,6 @@ async function loadSpec(): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(specUrl, 'utf8')) as Record<string, unknown>;
 }
 
-/** Upload limits for multipart endpoints; the validator runs multer itself, so they are set here. */
-export const uploadLimits = {
-  fileSize: 25 * 1024 * 1024,
-  files: 16,
-  fields: 32,
-  fieldSize: 1024 * 1024,
-  parts: 48,
-} as const;
-
 /**
  * express-openapi-validator wired for the gateway: every request is validated; responses only when
  * `validateResponses` (tests and development), because it costs a lot per call. Auth is our own
@@ -33,7 +24,8 @@ export async function createOpenApiValidator(options: { validateResponses: boole
     validateApiSpec: options.validateResponses,
     // We rewrite req.url to encode slashes in model IDs (see model-path.ts); match on the rewritten URL.
     useRequestUrl: true,
-    fileUploader: { limits: uploadLimits },
+    // Image uploads are parsed earlier, to disk and with our own limits and errors (http/image-upload.ts).
+    fileUploader: false,
   }) as unknown as RequestHandler[];
 }
 

@@ -1,4 +1,5 @@
 import type { ProviderType } from '../config/config-schema.js';
+import type { ImageEditRequest, ImageGenerationRequest, ImageResult } from '../core/image-types.js';
 import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
 
 /** What a provider needs to know per call beyond the request itself. */
@@ -34,8 +35,19 @@ export interface Provider {
    * `count_tokens`, Gemini's `countTokens`). Without it the gateway estimates (core/count-input-tokens.ts).
    */
   countTokens?(request: ModelRequest, context: CallContext): Promise<number>;
+  /** Present on providers that can make images; which models may use it is the models' capabilities. */
+  readonly images?: ImageProvider;
   /** Releases pooled upstream connections (shutdown, tests). */
   close?(): Promise<void>;
+}
+
+/**
+ * Makes images. Both calls resolve with every image in hand (image APIs do not stream), and throw a
+ * GatewayError with `upstream` set when the upstream refuses, so the router can retry or fall back.
+ */
+export interface ImageProvider {
+  generate(request: ImageGenerationRequest, context: CallContext): Promise<ImageResult>;
+  edit(request: ImageEditRequest, context: CallContext): Promise<ImageResult>;
 }
 
 /**

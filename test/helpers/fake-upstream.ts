@@ -28,6 +28,8 @@ export interface RecordedRequest {
   /** Lower-cased names; repeated headers joined with `, `. */
   headers: Record<string, string>;
   body: string;
+  /** The body's bytes, for binary bodies such as multipart uploads. */
+  raw: Buffer;
   /** The parsed body, or undefined when it is empty or not JSON. */
   json: unknown;
   receivedAt: number;
@@ -50,6 +52,7 @@ type Headers = Record<string, string>;
  */
 export type FakeReply =
   | { status?: number; json: unknown; headers?: Headers }
+  | { status?: number; bytes: Buffer; headers?: Headers }
   | {
       status?: number;
       /** Events, each sent in its own write; a string is sent as one raw write. */
@@ -67,7 +70,7 @@ export type FakeReply =
 
 /** A reply with its fixture already read, so a bad fixture name fails at `enqueue`. */
 type Planned =
-  | { status: number; body: string; headers: Headers }
+  | { status: number; body: string | Buffer; headers: Headers }
   | { status: number; sse: SseEvent[] | string; chunkDelayMs: number; headers: Headers; holdOpen: boolean; crlf: boolean }
   | { destroy: true }
   | { delayMs: number; then: Planned };
@@ -99,6 +102,7 @@ export interface FakeUpstream {
 function plan(reply: FakeReply): Planned {
   if ('destroy' in reply) return reply;
   if ('delayMs' in reply) return { delayMs: reply.delayMs, then: plan(reply.then) };
+  if ('bytes' in reply) return { status: reply.status ?? 200, body: reply.bytes, headers: { 'content-type': 'application/octet-stream', ...reply.headers } };
   if ('json' in reply) return { status: reply.status ?? 200, body: JSON.stringify(reply.json), headers: { 'content-type': 'application/json', ...reply.headers } };
   if ('sse' in reply) {
     const { status = 200, sse, chunkDelayMs = 0, headers, holdOpen = false, crlf = false } = reply;
@@ -192,9 +196,10 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     });
     const parts: Buffer[] = [];
     for await (const part of request) parts.push(part as Buffer);
-    const body = Buffer.concat(parts).toString('utf8');
+    const raw = Buffer.concat(parts);
+    const body = raw.toString('utf8');
     const { method = 'GET', url = '/' } = request;
-    requests.push({ method, url, headers: recordHeaders(request), body, json: parseJson(body), receivedAt });
+    requests.push({ method, url, headers: recordHeaders(request), body, raw, json: parseJson(body), receivedAt });
 
     const reply = queue.shift() ?? plan({ status: 500, json: { error: { message: `fake upstream: no reply queued for ${method} ${url}` } } });
     destroyedOnPurpose = 'destroy' in reply;

@@ -20,6 +20,8 @@ export interface TestGateway {
   apiKey: string;
   /** Every log line the gateway wrote, for tests that check what is (not) logged. */
   logs: string[];
+  /** The gateway's `GATEWAY_DATA_DIR`: image files under `images/`, uploads in flight under `uploads/`. */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -27,7 +29,9 @@ export interface TestGateway {
  * A real gateway on 127.0.0.1 with a random port, its own SQLite file and captured logs, in test mode
  * (so every JSON response is validated against the contract).
  */
-export async function startGateway(options: { config?: GatewayConfig; databaseUrl?: string } = {}): Promise<TestGateway> {
+export async function startGateway(
+  options: { config?: GatewayConfig; databaseUrl?: string; maxUploadFileBytes?: number } = {},
+): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
   const logs: string[] = [];
   const sink = new Writable({
@@ -42,7 +46,7 @@ export async function startGateway(options: { config?: GatewayConfig; databaseUr
   const { secret } = await new KeyStore(db).create('test');
   const app = await createApp({
     config: options.config ?? testConfig,
-    settings: { adminKey, maxBodyBytes: 1024 * 1024, nodeEnv: 'test' },
+    settings: { adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir },
     db,
     logger: createLogger('info', sink),
   });
@@ -54,6 +58,7 @@ export async function startGateway(options: { config?: GatewayConfig; databaseUr
     adminKey,
     apiKey: secret,
     logs,
+    dataDir,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultModelImages } from '../../config/config-schema.js';
 import { describe, it } from 'node:test';
 import type { ModelCapability } from '../../config/config-schema.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
@@ -41,7 +42,7 @@ function fakeProvider(forwards: boolean) {
 
 function targetFor(provider: Provider, capabilities: ModelCapability[] = ['chat', 'streaming', 'tools', 'reasoning']): RouteTarget {
   const deployment = { key: 'fake/up', provider, upstreamModel: 'up', weight: 1 };
-  const model: RegisteredModel = { id: 'gw', capabilities, onUnsupported: 'drop', created: 0, ownedBy: provider.type, deployments: [deployment], fallbacks: [] };
+  const model: RegisteredModel = { id: 'gw', capabilities, onUnsupported: 'drop', created: 0, ownedBy: provider.type, deployments: [deployment], fallbacks: [], images: defaultModelImages };
   return { model, deployment };
 }
 

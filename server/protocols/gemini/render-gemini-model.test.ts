@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { defaultModelImages } from '../../config/config-schema.js';
 import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
@@ -13,6 +14,7 @@ const model = (id: string, extra: Partial<RegisteredModel> = {}): RegisteredMode
   ownedBy: 'builtin',
   deployments: [],
   fallbacks: [],
+  images: defaultModelImages,
   ...extra,
 });
 

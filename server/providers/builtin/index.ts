@@ -4,12 +4,14 @@
  *
  * It echoes the user (`You said: …`), calls the first offered tool with schema-conforming arguments,
  * describes tool results, honours JSON response formats, stop sequences and `maxOutputTokens`, and
- * reports exact o200k_base token usage. See plan-answer.ts for the rules.
+ * reports exact o200k_base token usage. See plan-answer.ts for the rules. Its image models draw from the
+ * prompt and edit with real transformations (images/).
  */
 import { randomUUID } from 'node:crypto';
 import { countRequestTokens } from '../../core/token-counter.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
 import type { CallContext, Provider } from '../provider.js';
+import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
 
@@ -40,5 +42,6 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
       const id = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
       yield* streamAnswer(plan, { id, inputTokens: countRequestTokens(request), chunkDelayMs, signal: context.signal });
     },
+    images: createBuiltinImages(),
   };
 }

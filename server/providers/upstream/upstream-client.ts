@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { asRecord, parseJson } from './parse-json.js';
@@ -55,16 +55,21 @@ export class UpstreamClient {
    * are in. Non-2xx answers are read and thrown as GatewayErrors. `headers` are this call's own (a client's
    * `anthropic-beta`); the config's `headers` still win over them.
    */
-  async postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
+  postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
+    const base = headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers;
+    return this.post(path, JSON.stringify(body), base, signal);
+  }
+
+  /** POSTs a multipart form (image edits); undici streams its file parts and sets the boundary. */
+  postForm(path: string, form: FormData, signal: AbortSignal): Promise<UpstreamReply> {
+    const { 'content-type': _json, ...headers } = this.headers;
+    return this.post(path, form, headers, signal);
+  }
+
+  private async post(path: string, body: string | FormData, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamReply> {
     let reply: Dispatcher.ResponseData;
     try {
-      reply = await request(`${this.baseUrl}${path}`, {
-        method: 'POST',
-        headers: headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers,
-        body: JSON.stringify(body),
-        signal,
-        dispatcher: this.agent,
-      });
+      reply = await request(`${this.baseUrl}${path}`, { method: 'POST', headers, body, signal, dispatcher: this.agent });
     } catch (error) {
       throw this.failure(error, signal);
     }
@@ -74,6 +79,36 @@ export class UpstreamClient {
     const text = await reply.body.text().catch(() => '');
     const details = this.options.readError(asRecord(parseJson(text)));
     throw upstreamStatusError(this.config.id, reply.statusCode, reply.headers, details, this.secrets);
+  }
+
+  /**
+   * Downloads a file the upstream linked to in its answer (an image URL), with the same time limits and at
+   * most `maxBytes`. No credentials go with it: the link may point at another host (a storage bucket).
+   */
+  async download(url: string, signal: AbortSignal, maxBytes: number): Promise<Buffer> {
+    const failed = (why: string, status?: number) =>
+      new GatewayError('upstream', `The upstream provider '${this.config.id}' linked to a file that could not be fetched: ${why}.`, {
+        upstream: { providerId: this.config.id, status },
+      });
+    if (!/^https?:\/\//i.test(url)) throw failed('not an http(s) URL');
+    let reply: Dispatcher.ResponseData;
+    try {
+      reply = await request(url, { method: 'GET', signal, dispatcher: this.agent });
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    if (reply.statusCode < 200 || reply.statusCode >= 300) {
+      await reply.body.dump().catch(() => undefined);
+      throw failed(`status ${reply.statusCode}`, reply.statusCode >= 500 ? reply.statusCode : undefined);
+    }
+    const parts: Buffer[] = [];
+    let received = 0;
+    for await (const chunk of this.chunks({ status: reply.statusCode, headers: reply.headers, body: reply.body }, signal)) {
+      received += chunk.byteLength;
+      if (received > maxBytes) throw failed(`larger than ${maxBytes} bytes`);
+      parts.push(Buffer.from(chunk));
+    }
+    return Buffer.concat(parts);
   }
 
   /** Reads a whole JSON body, turning a stalled or broken body into an upstream failure. */

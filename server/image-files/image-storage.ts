@@ -1,0 +1,24 @@
+import type { Readable } from 'node:stream';
+import type { ImageFormat } from '../core/image-types.js';
+
+/** A stored image opened for reading. */
+export interface StoredImage {
+  body: Readable;
+  bytes: number;
+  format: ImageFormat;
+  expiresAt: number;
+}
+
+/**
+ * Where images handed out as URLs live until they expire. The local-disk implementation suits one
+ * instance or a shared volume; several instances without one need a shared store (S3-compatible), which
+ * implements the same three calls.
+ */
+export interface ImageStorage {
+  /** Stores the bytes and resolves with the file name to put in the URL. */
+  save(bytes: Buffer, format: ImageFormat, expiresAt: number): Promise<string>;
+  /** The image, or undefined when the name is unknown, malformed or expired (an expired file is deleted). */
+  open(name: string, now?: number): Promise<StoredImage | undefined>;
+  /** Deletes every expired image and resolves with how many went. */
+  deleteExpired(now?: number): Promise<number>;
+}

@@ -1,0 +1,43 @@
+import type { Request, Response } from 'express';
+import type { ImageResult } from '../../core/image-types.js';
+import type { RegisteredModel } from '../../core/model-registry.js';
+import { describeRoute } from '../../http/describe-route.js';
+import { GatewayError } from '../../http/gateway-error.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
+import type { CallContext, ImageProvider } from '../../providers/provider.js';
+import type { ImageResponseFormat } from './check-image-params.js';
+import { imageBaseUrl } from './image-base-url.js';
+import type { ImageServices } from './image-services.js';
+import { renderImagesResponse } from './render-images-response.js';
+
+/**
+ * The part both image endpoints share: run the call over the model's deployments (retries and fallbacks
+ * as for chat), then answer with the images as `b64_json` or stored behind URLs.
+ */
+export async function answerWithImages(
+  req: Request,
+  res: Response,
+  services: ImageServices,
+  job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },
+): Promise<void> {
+  const signal = requestAbortSignal(res);
+  const { target, result } = await services.router.run(
+    job.model,
+    async (target) => {
+      const images = target.deployment.provider.images;
+      if (!images) {
+        throw new GatewayError('invalid_request', `The provider '${target.deployment.provider.id}' of model '${target.model.id}' cannot make images.`, { param: 'model' });
+      }
+      return { target, result: await job.call(images, { upstreamModel: target.deployment.upstreamModel, signal }) };
+    },
+    signal,
+  );
+  describeRoute(res, target);
+  const body = await renderImagesResponse(result, {
+    responseFormat: job.responseFormat,
+    storage: services.storage,
+    ttlMs: services.urlTtlMs,
+    baseUrl: imageBaseUrl(req, services.publicBaseUrl),
+  });
+  res.json(body);
+}

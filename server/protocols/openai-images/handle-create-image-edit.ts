@@ -1,0 +1,52 @@
+import type { OperationHandler } from '../../../generated/operations.js';
+import type { ImageEditRequest, ImageFormat } from '../../core/image-types.js';
+import { answerWithImages } from './answer-with-images.js';
+import { checkImageParams, type ImageResponseFormat } from './check-image-params.js';
+import type { ImageServices } from './image-services.js';
+import { readSourceImages, type UploadedFiles } from './read-source-images.js';
+import { resolveImageModel } from './resolve-image-model.js';
+
+/**
+ * `POST /v1/images/edits` (multipart). The upload middleware has written the files to disk and the
+ * validator has checked the text fields, which arrive as strings.
+ */
+export function createImageEditHandler(services: ImageServices): OperationHandler<'createImageEdit'> {
+  return async (req, res) => {
+    const fields = textFields(req.body as Record<string, unknown>);
+    const model = resolveImageModel(services.registry, fields.model, 'image_edit');
+    const n = fields.n === undefined ? undefined : Number(fields.n);
+    const outputFormat = fields.output_format as ImageFormat | undefined;
+    const { responseFormat } = checkImageParams(model, {
+      n,
+      size: fields.size,
+      responseFormat: fields.response_format as ImageResponseFormat | undefined,
+      outputFormat,
+      background: fields.background,
+    });
+    const { images, mask } = await readSourceImages((req as { files?: UploadedFiles }).files);
+    const request: ImageEditRequest = {
+      prompt: fields.prompt!,
+      n: n ?? 1,
+      size: fields.size,
+      quality: fields.quality,
+      outputFormat,
+      outputCompression: fields.output_compression === undefined ? undefined : Number(fields.output_compression),
+      background: fields.background,
+      user: fields.user,
+      images,
+      mask,
+      fields,
+    };
+    await answerWithImages(req, res, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
+  };
+}
+
+/** The form's text fields; multer leaves a repeated field as an array, of which the last one counts. */
+function textFields(body: Record<string, unknown>): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const [name, value] of Object.entries(body)) {
+    const last = Array.isArray(value) ? value.at(-1) : value;
+    if (typeof last === 'string') fields[name] = last;
+  }
+  return fields;
+}
