@@ -236,18 +236,24 @@ describe('image files', () => {
   });
 });
 
-describe('image URLs expire', () => {
+describe('image URLs under public_base_url expire', () => {
+  const publicBaseUrl = 'https://images.example.com';
   let shortLived: TestGateway;
   let client: OpenAI;
   before(async () => {
-    shortLived = await startGateway({ config: { ...config, images: { url_ttl_seconds: 1, sweep_interval_seconds: 1 } } });
+    shortLived = await startGateway({
+      config: { ...config, public_base_url: `${publicBaseUrl}/`, images: { url_ttl_seconds: 1, sweep_interval_seconds: 1 } },
+    });
     client = new OpenAI({ apiKey: shortLived.apiKey, baseURL: `${shortLived.origin}/v1`, maxRetries: 0 });
   });
   after(() => shortLived.close());
 
   const generateUrl = async () => {
     const result = await client.images.generate({ model: 'builtin/image', prompt: 'A moon', size: '256x256', response_format: 'url' });
-    const url = result.data![0]!.url!;
+    const publicUrl = result.data![0]!.url!;
+    assert.match(publicUrl, new RegExp(`^${publicBaseUrl}/v1/images/files/img_`), 'the configured base, without a doubled slash');
+    // The test reaches the gateway directly, as the proxy in front of it would.
+    const url = publicUrl.replace(publicBaseUrl, shortLived.origin);
     return { url, path: join(imageDirectories(shortLived.dataDir).images, url.split('/').pop()!) };
   };
 

@@ -84,3 +84,24 @@ describe('the model list in each SDK', () => {
     assert.equal(page.first_id, 'team/b');
   });
 });
+
+describe('image models in each list', () => {
+  let withImages: TestGateway;
+  before(async () => (withImages = await startGateway()));
+  after(() => withImages.close());
+
+  test('OpenAI lists them, Anthropic leaves them out, Gemini lists them for predict only', async () => {
+    const openai = new OpenAI({ apiKey: withImages.apiKey, baseURL: `${withImages.origin}/v1`, maxRetries: 0 });
+    const listed = (await openai.models.list()).data.map((model) => model.id);
+    assert.deepEqual(listed, ['builtin/echo', 'builtin/image', 'builtin/image-edit']);
+
+    const anthropic = new Anthropic({ authToken: withImages.apiKey, apiKey: null, baseURL: withImages.origin, maxRetries: 0 });
+    assert.deepEqual((await anthropic.models.list()).data.map((model) => model.id), ['builtin/echo']);
+
+    const google = new GoogleGenAI({ apiKey: withImages.apiKey, httpOptions: { baseUrl: withImages.origin } });
+    const methods = new Map<string, string[] | undefined>();
+    for await (const model of await google.models.list()) methods.set(model.name!, model.supportedActions);
+    assert.deepEqual(methods.get('models/builtin/image'), ['predict']);
+    assert.ok(methods.get('models/builtin/echo')?.includes('generateContent'));
+  });
+});

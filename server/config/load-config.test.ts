@@ -39,6 +39,12 @@ const failures: Array<[string, string, RegExp]> = [
   ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /models\[1\]\.id: duplicate/],
   ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /models\[0\]\.capabilities\[0\]/],
   ['invalid YAML', 'providers: [', /invalid YAML/],
+  [
+    'image capabilities on an Anthropic model',
+    'providers:\n  - { id: c, type: anthropic }\nmodels:\n  - { id: m, provider: c, capabilities: [chat, image_generation] }\n',
+    /models\[0\]\.provider: provider 'c' \(type anthropic\) cannot make images/,
+  ],
+  ['an image size that is not WIDTHxHEIGHT', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, images: { sizes: [big] } }\n', /models\[0\]\.images\.sizes\[0\]/],
   ['api: responses on a non-OpenAI provider', 'providers:\n  - { id: p, type: anthropic, api: responses }\n', /providers\[0\]\.api: api 'responses' needs an openai/],
 ];
 

@@ -23,15 +23,19 @@ const tokenLimits: Record<ProviderType, { input: number; output: number }> = {
  */
 export function renderGeminiModel(model: RegisteredModel): GeminiModel {
   const limits = tokenLimits[model.ownedBy];
+  const chats = model.capabilities.includes('chat');
   return {
     name: `models/${model.id}`,
     baseModelId: model.id,
     version: '1',
     displayName: model.id,
-    description: model.ownedBy === 'builtin' ? 'The built-in offline chat model.' : `Served by the gateway from a ${model.ownedBy} upstream.`,
+    description: model.ownedBy === 'builtin' ? `The built-in offline ${chats ? 'chat' : 'image'} model.` : `Served by the gateway from a ${model.ownedBy} upstream.`,
     inputTokenLimit: limits.input,
     outputTokenLimit: limits.output,
-    supportedGenerationMethods: ['generateContent', ...(model.capabilities.includes('streaming') ? ['streamGenerateContent'] : []), 'countTokens'],
+    // An image-only model is listed the way Google lists Imagen: it answers no generateContent here.
+    supportedGenerationMethods: chats
+      ? ['generateContent', ...(model.capabilities.includes('streaming') ? ['streamGenerateContent'] : []), 'countTokens']
+      : ['predict'],
     ...(model.capabilities.includes('reasoning') && { thinking: true }),
   };
 }

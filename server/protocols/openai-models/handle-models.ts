@@ -15,7 +15,8 @@ export function createListModelsHandler(registry: ModelRegistry): OperationHandl
     const query = req.query as ModelsQuery;
     switch (protocolFamilyForRequest(req)) {
       case 'anthropic':
-        res.json(renderAnthropicModelPage(models, { limit: Number(query.limit ?? 20), afterId: query.after_id, beforeId: query.before_id }));
+        // Anthropic clients can only chat, and Anthropic's own list holds chat models only.
+        res.json(renderAnthropicModelPage(models.filter((model) => model.capabilities.includes('chat')), { limit: Number(query.limit ?? 20), afterId: query.after_id, beforeId: query.before_id }));
         return;
       case 'gemini':
         res.json(renderGeminiModelPage(models, { pageSize: Number(query.pageSize ?? 50), pageToken: query.pageToken || undefined }));
