@@ -43,7 +43,7 @@ export interface SourceImage {
   path: string;
   /** Decided by the file's bytes, never by the declared content type. */
   format: ImageFormat;
-  /** The client's file name, for upstreams that want one; never used as a path. */
+  /** The client's file name, for error messages only: never a path, never sent upstream. */
   filename: string;
   bytes: number;
 }
