@@ -90,6 +90,19 @@ const modelImagesSchema = z.strictObject({
   output_formats: z.array(z.enum(['png', 'jpeg', 'webp'])).min(1).default(['png', 'jpeg', 'webp']),
 });
 
+const dollars = z.number().min(0).max(1_000_000);
+
+/**
+ * Prices in US dollars, for the usage ledger's cost and spend limits. Per million tokens; cached input
+ * defaults to the input price; `per_image` is each generated image.
+ */
+const pricingSchema = z.strictObject({
+  input_per_mtok: dollars.default(0),
+  cached_input_per_mtok: dollars.optional(),
+  output_per_mtok: dollars.default(0),
+  per_image: dollars.default(0),
+});
+
 /** An image model's settings when its config says nothing. */
 export const defaultModelImages = modelImagesSchema.parse({});
 
@@ -111,6 +124,8 @@ const modelSchema = z.strictObject({
   on_unsupported: z.enum(['drop', 'reject']).default('drop'),
   /** Unix seconds reported as `created` in the model list. */
   created: z.number().int().min(0).optional(),
+  /** What the model costs; without it requests cost 0. */
+  pricing: pricingSchema.optional(),
   /** Image models (`image_generation`, `image_edit` capabilities): the parameters they take. */
   images: modelImagesSchema.default(() => modelImagesSchema.parse({})),
 });
@@ -223,4 +238,5 @@ export type ModelConfig = GatewayConfig['models'][number];
 export type RoutingConfig = GatewayConfig['routing'];
 export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
 export type ModelImagesConfig = ModelConfig['images'];
+export type ModelPricing = NonNullable<ModelConfig['pricing']>;
 export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

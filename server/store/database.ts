@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import type { Limits, Permissions } from '../access/access-types.js';
 
 /** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
 export interface Database {
@@ -12,6 +13,47 @@ export interface Database {
     prefix: string;
     created_at: number;
     revoked_at: number | null;
+    account_id: Generated<string>;
+    /** JSON {@link Permissions}: narrows the account's; `{}` narrows nothing. */
+    permissions: Generated<string>;
+    /** JSON {@link Limits} of the key itself, on top of the account's. */
+    limits: Generated<string>;
+  };
+  /** Accounts own keys; their permissions and limits bound every key's. */
+  accounts: {
+    id: string;
+    name: string;
+    created_at: number;
+    /** A disabled account's keys get 403. */
+    disabled_at: number | null;
+    permissions: string;
+    limits: string;
+  };
+  /**
+   * One row per model request (and image request), streamed or not. Token meanings are OpenAI's:
+   * `input_tokens` includes the cached ones, `output_tokens` the reasoning ones. `created_at` is Unix
+   * milliseconds, `cost_usd` from the config's prices.
+   */
+  usage_records: {
+    id: string;
+    created_at: number;
+    request_id: string;
+    account_id: string;
+    key_id: string;
+    model: string | null;
+    deployment: string | null;
+    protocol: string;
+    endpoint: string;
+    status: number;
+    input_tokens: number;
+    cached_input_tokens: number;
+    output_tokens: number;
+    reasoning_tokens: number;
+    image_count: number;
+    latency_ms: number;
+    cost_usd: number;
+    /** 1 when the token counts are the gateway's estimate (an upstream stream that reported none). */
+    estimated: number;
   };
   /** Stored Responses API answers (`store: true`), for `previous_response_id` and the retrieve routes. */
   responses: {

@@ -61,7 +61,63 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('responses').dropColumn('upstream_provider_id').execute();
     },
   },
+  '0004_accounts_and_usage': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('accounts')
+        .addColumn('id', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('name', 'varchar(200)', (column) => column.notNull())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('disabled_at', 'bigint')
+        .addColumn('permissions', 'text', (column) => column.notNull().defaultTo('{}'))
+        .addColumn('limits', 'text', (column) => column.notNull().defaultTo('{}'))
+        .execute();
+      // Keys made before accounts existed belong to the default account, as new ones made without one do.
+      await db
+        .insertInto('accounts' as never)
+        .values({ id: defaultAccountId, name: 'default', created_at: Math.floor(Date.now() / 1000), permissions: '{}', limits: '{}' } as never)
+        .execute();
+      await db.schema.alterTable('api_keys').addColumn('account_id', 'varchar(64)', (column) => column.notNull().defaultTo(defaultAccountId)).execute();
+      await db.schema.alterTable('api_keys').addColumn('permissions', 'text', (column) => column.notNull().defaultTo('{}')).execute();
+      await db.schema.alterTable('api_keys').addColumn('limits', 'text', (column) => column.notNull().defaultTo('{}')).execute();
+      await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+      await db.schema
+        .createTable('usage_records')
+        .addColumn('id', 'varchar(64)', (column) => column.primaryKey())
+        .addColumn('created_at', 'bigint', (column) => column.notNull())
+        .addColumn('request_id', 'varchar(160)', (column) => column.notNull())
+        .addColumn('account_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('key_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('model', 'varchar(256)')
+        .addColumn('deployment', 'varchar(512)')
+        .addColumn('protocol', 'varchar(32)', (column) => column.notNull())
+        .addColumn('endpoint', 'varchar(200)', (column) => column.notNull())
+        .addColumn('status', 'integer', (column) => column.notNull())
+        .addColumn('input_tokens', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('cached_input_tokens', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('output_tokens', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('reasoning_tokens', 'bigint', (column) => column.notNull().defaultTo(0))
+        .addColumn('image_count', 'integer', (column) => column.notNull().defaultTo(0))
+        .addColumn('latency_ms', 'integer', (column) => column.notNull())
+        .addColumn('cost_usd', 'double precision', (column) => column.notNull().defaultTo(0))
+        .addColumn('estimated', 'integer', (column) => column.notNull().defaultTo(0))
+        .execute();
+      // Reports filter by account (or key) and time, and group by day or model.
+      await db.schema.createIndex('usage_records_account_time').on('usage_records').columns(['account_id', 'created_at']).execute();
+      await db.schema.createIndex('usage_records_key_time').on('usage_records').columns(['key_id', 'created_at']).execute();
+      await db.schema.createIndex('usage_records_time').on('usage_records').column('created_at').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('usage_records').execute();
+      await db.schema.dropIndex('api_keys_account').execute();
+      for (const column of ['limits', 'permissions', 'account_id']) await db.schema.alterTable('api_keys').dropColumn(column).execute();
+      await db.schema.dropTable('accounts').execute();
+    },
+  },
 };
+
+/** The account that owns keys created without one (and every key made before accounts existed). */
+export const defaultAccountId = 'acct_default';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 

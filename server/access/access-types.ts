@@ -1,0 +1,29 @@
+import type { ModelCapability } from '../config/config-schema.js';
+
+/**
+ * What an account, or one of its keys, may use. Every field is optional: an absent field allows
+ * everything. A key's permissions narrow its account's, never widen them (see effective-access.ts).
+ */
+export interface Permissions {
+  /** Model IDs the caller may use: exact IDs, or `prefix/*` patterns (`openai/*`). */
+  models?: string[];
+  /** Capabilities the caller may use (tools, vision, json_schema, reasoning, image_generation, image_edit). */
+  capabilities?: ModelCapability[];
+  /** Largest `max_tokens` / `max_output_tokens` / `maxOutputTokens` a request may ask for. */
+  max_output_tokens?: number;
+  /** Image sizes (`WIDTHxHEIGHT`, `auto`) a request may ask for. */
+  image_sizes?: string[];
+  /** Largest `n` of an image request. */
+  max_images?: number;
+}
+
+/** Ceilings per account and per key; an absent field is no limit. */
+export interface Limits {
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
+  concurrent_requests?: number;
+  /** US dollars per UTC day, from the configured prices. */
+  spend_per_day_usd?: number;
+  /** US dollars per UTC calendar month. */
+  spend_per_month_usd?: number;
+}
