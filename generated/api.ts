@@ -498,6 +498,126 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts
+         * @description Every account, oldest first (the default account first).
+         */
+        get: operations["listAccounts"];
+        put?: never;
+        /**
+         * Create an account
+         * @description Accounts own keys. Their permissions and limits bound every key of theirs.
+         */
+        post: operations["createAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/accounts/{account_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /** Read an account */
+        get: operations["getAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update or disable an account
+         * @description Changes the fields given. `permissions` and `limits` replace the old ones whole. `disabled: true`
+         *     makes every key of the account get 403 (within the key cache's lifetime, 1 s); `false` enables it again.
+         */
+        patch: operations["updateAccount"];
+        trace?: never;
+    };
+    "/admin/v1/accounts/{account_id}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        /** List an account's keys */
+        get: operations["listAccountKeys"];
+        put?: never;
+        /**
+         * Create a key of an account
+         * @description The secret is in this response only. The key's permissions can only narrow the account's.
+         */
+        post: operations["createAccountKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Usage of any account
+         * @description Totals from the usage ledger (one row per model or image request), filtered and grouped by UTC day
+         *     or by model. Rows are written in batches within about a second of each request.
+         */
+        get: operations["getAdminUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's usage
+         * @description The same report as the admin one, for the caller's own account only.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -582,6 +702,10 @@ export type components = {
         CreateKeyRequest: {
             /** @description A label for people; not secret. */
             name: string;
+            /** @description `POST /admin/v1/keys` only: the owning account (default: the default account, `acct_default`). */
+            account_id?: string;
+            permissions?: components["schemas"]["Permissions"];
+            limits?: components["schemas"]["Limits"];
         };
         Key: {
             /** @description Stable identifier, `key_…`. */
@@ -589,6 +713,10 @@ export type components = {
             /** @enum {string} */
             object: "api_key";
             name: string;
+            /** @description The owning account. */
+            account_id: string;
+            permissions: components["schemas"]["Permissions"];
+            limits: components["schemas"]["Limits"];
             /** @description The first characters of the secret, to recognise a key without revealing it. */
             prefix: string;
             /** @description Unix seconds. */
@@ -604,6 +732,84 @@ export type components = {
             /** @enum {string} */
             object: "list";
             data: components["schemas"]["Key"][];
+        };
+        /**
+         * @description What a caller may use; an absent field allows everything. A key's permissions narrow its account's:
+         *     both must allow a model, a capability or a value.
+         */
+        Permissions: {
+            /** @description Model IDs, exact or `prefix/*` patterns. */
+            models?: string[];
+            capabilities?: ("chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit")[];
+            /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` a request may ask for. */
+            max_output_tokens?: number;
+            image_sizes?: string[];
+            /** @description Largest `n` of an image request. */
+            max_images?: number;
+        };
+        /** @description Ceilings; an absent field is no limit. Over one, requests get 429 with `retry-after`. */
+        Limits: {
+            requests_per_minute?: number;
+            tokens_per_minute?: number;
+            concurrent_requests?: number;
+            spend_per_day_usd?: number;
+            spend_per_month_usd?: number;
+        };
+        CreateAccountRequest: {
+            name: string;
+            permissions?: components["schemas"]["Permissions"];
+            limits?: components["schemas"]["Limits"];
+        };
+        UpdateAccountRequest: {
+            name?: string;
+            permissions?: components["schemas"]["Permissions"];
+            limits?: components["schemas"]["Limits"];
+            disabled?: boolean;
+        };
+        Account: {
+            /** @description Stable identifier, `acct_…`. */
+            id: string;
+            /** @enum {string} */
+            object: "account";
+            name: string;
+            /** @description Unix seconds. */
+            created_at: number;
+            /** @description Unix seconds, or null while enabled. */
+            disabled_at: number | null;
+            permissions: components["schemas"]["Permissions"];
+            limits: components["schemas"]["Limits"];
+        };
+        AccountList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Account"][];
+        };
+        UsageReport: {
+            /** @enum {string} */
+            object: "usage_report";
+            /** @enum {string} */
+            group_by: "day" | "model";
+            /** @description Unix seconds. */
+            from: number;
+            /** @description Unix seconds. */
+            to: number;
+            data: components["schemas"]["UsageBucket"][];
+        };
+        UsageBucket: {
+            /** @description UTC day, `YYYY-MM-DD` (with `group_by=day`). */
+            day?: string;
+            /** @description With `group_by=model`; null for requests that named no known model. */
+            model?: string | null;
+            requests: number;
+            /** @description All prompt tokens, cached ones included. */
+            input_tokens: number;
+            cached_input_tokens: number;
+            /** @description All generated tokens, reasoning included. */
+            output_tokens: number;
+            reasoning_tokens: number;
+            image_count: number;
+            /** @description From the configured prices. */
+            cost_usd: number;
         };
         /**
          * @description OpenAI Chat Completions request. Fields the gateway does not know are accepted and ignored, as new
@@ -2295,6 +2501,21 @@ export type components = {
     };
     parameters: {
         /**
+         * @description The account's `id`.
+         * @example acct_3f9a1c2b7d4e8f60
+         */
+        AccountId: string;
+        /** @description Only this key's requests. */
+        UsageKeyId: string;
+        /** @description Only this model's requests. */
+        UsageModel: string;
+        /** @description Unix seconds; requests at or after it (default 30 days ago). */
+        UsageFrom: number;
+        /** @description Unix seconds; requests before it (default now). */
+        UsageTo: number;
+        /** @description `day` (UTC, default) or `model`. */
+        UsageGroupBy: "day" | "model";
+        /**
          * @description A model ID from `GET /v1/models`; may contain `/`.
          * @example builtin/echo
          */
@@ -3099,6 +3320,250 @@ export interface operations {
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             default: components["responses"]["AdminError"];
+        };
+    };
+    listAccounts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accounts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountList"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    createAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The new account. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    getAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    updateAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAccountRequest"];
+            };
+        };
+        responses: {
+            /** @description The account as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Account"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    listAccountKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's keys, newest first, without secrets. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    createAccountKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The account's `id`.
+                 * @example acct_3f9a1c2b7d4e8f60
+                 */
+                account_id: components["parameters"]["AccountId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    getAdminUsage: {
+        parameters: {
+            query?: {
+                account_id?: string;
+                /** @description Only this key's requests. */
+                key_id?: components["parameters"]["UsageKeyId"];
+                /** @description Only this model's requests. */
+                model?: components["parameters"]["UsageModel"];
+                /** @description Unix seconds; requests at or after it (default 30 days ago). */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Unix seconds; requests before it (default now). */
+                to?: components["parameters"]["UsageTo"];
+                /** @description `day` (UTC, default) or `model`. */
+                group_by?: components["parameters"]["UsageGroupBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: {
+                /** @description Only this key's requests. */
+                key_id?: components["parameters"]["UsageKeyId"];
+                /** @description Only this model's requests. */
+                model?: components["parameters"]["UsageModel"];
+                /** @description Unix seconds; requests at or after it (default 30 days ago). */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Unix seconds; requests before it (default now). */
+                to?: components["parameters"]["UsageTo"];
+                /** @description `day` (UTC, default) or `model`. */
+                group_by?: components["parameters"]["UsageGroupBy"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
         };
     };
 }

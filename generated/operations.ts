@@ -47,6 +47,14 @@ export interface OperationHandlers {
   listKeys: OperationHandler<'listKeys'>;
   createKey: OperationHandler<'createKey'>;
   revokeKey: OperationHandler<'revokeKey'>;
+  listAccounts: OperationHandler<'listAccounts'>;
+  createAccount: OperationHandler<'createAccount'>;
+  getAccount: OperationHandler<'getAccount'>;
+  updateAccount: OperationHandler<'updateAccount'>;
+  listAccountKeys: OperationHandler<'listAccountKeys'>;
+  createAccountKey: OperationHandler<'createAccountKey'>;
+  getAdminUsage: OperationHandler<'getAdminUsage'>;
+  getUsage: OperationHandler<'getUsage'>;
 }
 
 export type ProtocolFamily = 'openai' | 'anthropic' | 'gemini' | 'admin';
@@ -87,4 +95,12 @@ export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'listKeys', method: 'get', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'createKey', method: 'post', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'revokeKey', method: 'delete', path: '/admin/v1/keys/{key_id}', expressPath: "/admin/v1/keys/:key_id", protocol: 'admin', security: 'admin' },
+  { operationId: 'listAccounts', method: 'get', path: '/admin/v1/accounts', expressPath: "/admin/v1/accounts", protocol: 'admin', security: 'admin' },
+  { operationId: 'createAccount', method: 'post', path: '/admin/v1/accounts', expressPath: "/admin/v1/accounts", protocol: 'admin', security: 'admin' },
+  { operationId: 'getAccount', method: 'get', path: '/admin/v1/accounts/{account_id}', expressPath: "/admin/v1/accounts/:account_id", protocol: 'admin', security: 'admin' },
+  { operationId: 'updateAccount', method: 'patch', path: '/admin/v1/accounts/{account_id}', expressPath: "/admin/v1/accounts/:account_id", protocol: 'admin', security: 'admin' },
+  { operationId: 'listAccountKeys', method: 'get', path: '/admin/v1/accounts/{account_id}/keys', expressPath: "/admin/v1/accounts/:account_id/keys", protocol: 'admin', security: 'admin' },
+  { operationId: 'createAccountKey', method: 'post', path: '/admin/v1/accounts/{account_id}/keys', expressPath: "/admin/v1/accounts/:account_id/keys", protocol: 'admin', security: 'admin' },
+  { operationId: 'getAdminUsage', method: 'get', path: '/admin/v1/usage', expressPath: "/admin/v1/usage", protocol: 'admin', security: 'admin' },
+  { operationId: 'getUsage', method: 'get', path: '/v1/usage', expressPath: "/v1/usage", protocol: 'openai', security: 'key' },
 ];

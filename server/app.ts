@@ -15,15 +15,22 @@ import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
 import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js';
+import type { LimitStore } from './limits/limit-store.js';
+import { MemoryLimitStore } from './limits/memory-limit-store.js';
+import { RedisLimitStore } from './limits/redis-limit-store.js';
+import { createMetering } from './metering/create-metering.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createHandlers, registerRoutes } from './routes.js';
 import type { GatewayDb } from './store/database.js';
+import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { ResponseStore } from './store/response-store.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
+import { UsageStore } from './usage/usage-store.js';
 
 export interface AppDependencies {
   config: GatewayConfig;
-  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir'>;
+  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir' | 'redisUrl'>;
   db: GatewayDb;
   logger: Logger;
 }
@@ -31,8 +38,8 @@ export interface AppDependencies {
 /**
  * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
  * deliberate: request ID and logging first (every response has an ID), then auth before any body is
- * parsed (JSON, or image uploads streamed to disk), then the contract validator, the routes, and the one
- * error handler.
+ * parsed, then metering (limits reserved, usage recorded when the response ends) before any upload is
+ * read, then the contract validator, the routes, and the one error handler.
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
@@ -45,7 +52,12 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       ),
   });
   const keys = new KeyStore(db);
-  const authenticator = new KeyAuthenticator(keys);
+  const accounts = new AccountStore(db);
+  const authenticator = new KeyAuthenticator(keys, accounts);
+  const usage = new UsageStore(db);
+  const recorder = new UsageRecorder({ store: usage, logger });
+  const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl) : new MemoryLimitStore();
+  const metering = createMetering({ registry, limits, recorder, logger });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();
@@ -58,6 +70,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(encodeModelPathSegment);
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
+  app.use(metering.middleware);
   app.post('/v1/images/edits', createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes }));
   app.use(await createOpenApiValidator({ validateResponses }));
   const responses = new ResponseStore(db);
@@ -72,6 +85,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       registry,
       router,
       keys,
+      accounts,
+      usage,
       responses,
       responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
       authenticator,
@@ -85,6 +100,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   return Object.assign(app, {
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
+      // Requests are over (the server has drained): settle their limits, then write every usage row.
+      await metering.idle();
+      await recorder.close();
+      await limits.close();
       await registry.close();
     },
   });

@@ -3,7 +3,9 @@ import { operationRoutes, type OperationHandlers } from '../generated/operations
 import type { ModelRegistry } from './core/model-registry.js';
 import type { Router } from './core/router.js';
 import type { KeyAuthenticator } from './keys/key-authenticator.js';
+import { createAccountHandlers } from './protocols/admin/handle-accounts.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
+import { createUsageHandlers } from './protocols/usage/handle-usage.js';
 import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
 import { createMessageHandler } from './protocols/anthropic-messages/handle-create-message.js';
 import { createGeminiCountTokensHandler } from './protocols/gemini/handle-count-tokens.js';
@@ -17,13 +19,17 @@ import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
 import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
+import type { AccountStore } from './store/account-store.js';
 import type { KeyStore } from './store/key-store.js';
+import type { UsageStore } from './usage/usage-store.js';
 import type { ResponseStore } from './store/response-store.js';
 
 export interface HandlerDependencies {
   registry: ModelRegistry;
   router: Router;
   keys: KeyStore;
+  accounts: AccountStore;
+  usage: UsageStore;
   responses: ResponseStore;
   /** Seconds a stored response lives (`responses.retention_days`). */
   responseRetentionSeconds: number;
@@ -43,7 +49,9 @@ export function createHandlers(deps: HandlerDependencies): OperationHandlers {
     createChatCompletion: createChatCompletionHandler(deps.registry, deps.router),
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),
-    ...createKeyHandlers(deps.keys, deps.authenticator),
+    ...createKeyHandlers(deps.keys, deps.accounts, deps.authenticator),
+    ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
+    ...createUsageHandlers(deps.usage),
     createResponse: createResponseHandler({
       registry: deps.registry,
       router: deps.router,

@@ -72,16 +72,23 @@ describe('Responses on the built-in model', () => {
     await assert.rejects(client.responses.retrieve(created.id), OpenAI.NotFoundError);
   });
 
-  test("another account's response is not found, and cannot be built on", async () => {
+  test("another account's response is not found, and cannot be built on; another key of the same account sees it", async () => {
     const created = await client.responses.create({ model: 'builtin/echo', input: 'Mine' });
-    const { key: secret } = await (await fetch(`${gateway.origin}/admin/v1/keys`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${gateway.adminKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'other' }),
-    })).json() as { key: string };
-    const other = new OpenAI({ apiKey: secret, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+    const admin = (path: string, body: unknown) =>
+      fetch(`${gateway.origin}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${gateway.adminKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((response) => response.json() as Promise<{ id: string; key: string }>);
+    const account = await admin('/admin/v1/accounts', { name: 'other' });
+    const { key: otherAccountKey } = await admin(`/admin/v1/accounts/${account.id}/keys`, { name: 'other' });
+    const other = new OpenAI({ apiKey: otherAccountKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
     await assert.rejects(other.responses.retrieve(created.id), OpenAI.NotFoundError);
     await assert.rejects(other.responses.create({ model: 'builtin/echo', input: 'x', previous_response_id: created.id }), OpenAI.NotFoundError);
+
+    const { key: sameAccountKey } = await admin('/admin/v1/keys', { name: 'colleague' });
+    const colleague = new OpenAI({ apiKey: sameAccountKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+    assert.equal((await colleague.responses.retrieve(created.id)).id, created.id);
   });
 
   test('store: false keeps nothing', async () => {

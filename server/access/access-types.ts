@@ -7,7 +7,10 @@ import type { ModelCapability } from '../config/config-schema.js';
 export interface Permissions {
   /** Model IDs the caller may use: exact IDs, or `prefix/*` patterns (`openai/*`). */
   models?: string[];
-  /** Capabilities the caller may use (tools, vision, json_schema, reasoning, image_generation, image_edit). */
+  /**
+   * Capabilities the caller may use: tools, vision, json_schema, reasoning, image_generation, image_edit.
+   * Plain chat and streaming are not gated here; the model list governs them.
+   */
   capabilities?: ModelCapability[];
   /** Largest `max_tokens` / `max_output_tokens` / `maxOutputTokens` a request may ask for. */
   max_output_tokens?: number;

@@ -9,6 +9,8 @@ export interface Settings {
   adminKey?: string;
   /** PostgreSQL connection string; without it the gateway uses SQLite under `dataDir`. */
   databaseUrl?: string;
+  /** Redis for limit counters shared by several instances; without it they are kept in this process. */
+  redisUrl?: string;
   nodeEnv: string;
   logLevel: string;
   /** How long SIGTERM waits for in-flight requests before closing their sockets. */
@@ -28,7 +30,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: resolve(env.GATEWAY_DATA_DIR || './data'),
     configPath: env.GATEWAY_CONFIG || undefined,
     adminKey: env.GATEWAY_ADMIN_KEY || undefined,
-    databaseUrl: env.GATEWAY_DATABASE_URL || undefined,
+    databaseUrl: env.GATEWAY_DATABASE_URL || env.DATABASE_URL || undefined,
+    redisUrl: env.GATEWAY_REDIS_URL || env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV || 'production',
     logLevel: env.LOG_LEVEL || 'info',
     drainTimeoutMs: readInteger(env, 'GATEWAY_DRAIN_TIMEOUT_MS', 10_000),

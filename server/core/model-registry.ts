@@ -1,4 +1,5 @@
-import type { GatewayConfig, ModelCapability, ModelConfig, ModelImagesConfig, ProviderType } from '../config/config-schema.js';
+import type { GatewayConfig, ModelCapability, ModelConfig, ModelImagesConfig, ModelPricing, ProviderType } from '../config/config-schema.js';
+import type { AccessPolicy } from '../access/access-policy.js';
 import { modelNotFound } from '../http/gateway-error.js';
 import type { Provider } from '../providers/provider.js';
 import { createProvider } from '../providers/registry.js';
@@ -26,6 +27,8 @@ export interface RegisteredModel {
   fallbacks: string[];
   /** What the model takes when it makes images. */
   images: ModelImagesConfig;
+  /** Prices for the usage ledger; undefined costs 0. */
+  pricing?: ModelPricing;
 }
 
 /** Reported as `created` for models whose config does not say (2026-01-01, the contract's 1.0.0). */
@@ -42,20 +45,35 @@ export class ModelRegistry {
     for (const model of config.models) this.models.set(model.id, toRegistered(model, providers));
   }
 
-  list(): RegisteredModel[] {
+  /** The models the caller may use, in config order. */
+  list(access: AccessPolicy): RegisteredModel[] {
+    return this.all().filter((model) => access.permitsModel(model.id));
+  }
+
+  /** Every model, whoever asks: for the gateway's own use, never for a client's answer. */
+  all(): RegisteredModel[] {
     return [...this.models.values()];
   }
 
-  /** The first model, in config order, with the capability; what image requests without `model` get. */
-  firstWith(capability: ModelCapability): RegisteredModel | undefined {
-    return this.list().find((model) => model.capabilities.includes(capability));
+  /** The first model, in config order, with the capability that the caller may use. */
+  firstWith(capability: ModelCapability, access: AccessPolicy): RegisteredModel | undefined {
+    return this.list(access).find((model) => model.capabilities.includes(capability));
   }
 
-  /** The model with this ID, or a 404 `model_not_found` GatewayError. */
-  resolve(id: string): RegisteredModel {
+  /**
+   * The model a client named: 404 `model_not_found` when it does not exist, 403 when the caller may not
+   * use it. Every surface resolves through here, so no path or alias spelling gets around a permission.
+   */
+  resolve(id: string, access: AccessPolicy): RegisteredModel {
     const model = this.models.get(id);
     if (!model) throw modelNotFound(id);
+    access.assertModel(model.id);
     return model;
+  }
+
+  /** A model by ID without a caller (fallback chains); undefined when unknown. */
+  find(id: string): RegisteredModel | undefined {
+    return this.models.get(id);
   }
 
   /** Closes every provider's upstream connection pool. */
@@ -82,5 +100,6 @@ function toRegistered(model: ModelConfig, providers: Map<string, Provider>): Reg
     deployments,
     fallbacks: model.fallbacks,
     images: model.images,
+    pricing: model.pricing,
   };
 }

@@ -1,3 +1,4 @@
+import { AccessPolicy } from '../access/access-policy.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { configSchema } from '../config/config-schema.js';
@@ -22,18 +23,19 @@ function setup(routing: Record<string, number> = {}, random?: () => number) {
   const registry = new ModelRegistry(config);
   const health = new DeploymentHealth(config.routing);
   const router = new Router(registry, { settings: config.routing, health, random });
-  return { registry, router, health, smart: registry.resolve('smart') };
+  return { registry, router, health, smart: registry.resolve('smart', anyone) };
 }
 
 const failure = (status?: number) => new GatewayError('upstream', `HTTP ${status}`, { upstream: { providerId: 'x', status } });
 const signal = new AbortController().signal;
+const anyone = AccessPolicy.unrestricted;
 
 describe('Router', () => {
   test('spreads first attempts by weight', async () => {
     const { router, smart } = setup();
     let onA = 0;
     for (let i = 0; i < 4_000; i++) {
-      const key = await router.run(smart, async (target) => target.deployment.key, signal);
+      const key = await router.run(smart, async (target) => target.deployment.key, signal, anyone);
       if (key === 'a/x') onA += 1;
     }
     assert.ok(Math.abs(onA / 4_000 - 0.75) < 0.04, `share on the weight-3 deployment: ${onA / 4_000}`);
@@ -50,6 +52,7 @@ describe('Router', () => {
         return 'ok';
       },
       signal,
+      anyone,
     );
     assert.equal(answer, 'ok');
     assert.deepEqual(seen, ['a/x', 'b/x']);
@@ -62,7 +65,7 @@ describe('Router', () => {
       router.run(smart, async () => {
         attempts += 1;
         throw failure(400);
-      }, signal),
+      }, signal, anyone),
       /HTTP 400/,
     );
     assert.equal(attempts, 1);
@@ -79,6 +82,7 @@ describe('Router', () => {
         return target.model.id;
       },
       signal,
+      anyone,
     );
     assert.equal(answer, 'spare');
     assert.deepEqual(seen.map((target) => target.model.id), ['smart', 'smart', 'spare']);
@@ -89,7 +93,7 @@ describe('Router', () => {
     health.recordFailure('a/x');
     health.recordFailure('b/x');
     health.recordFailure('b/y', 120_000);
-    const key = await router.run(smart, async (target) => target.deployment.key, signal);
+    const key = await router.run(smart, async (target) => target.deployment.key, signal, anyone);
     assert.ok(key === 'a/x' || key === 'b/x', `a cooling deployment of the model itself was tried: ${key}`);
   });
 
@@ -104,6 +108,7 @@ describe('Router', () => {
         throw failure(500);
       },
       controller.signal,
+      anyone,
     );
     await assert.rejects(run, /client disconnected/);
     assert.ok(Date.now() - started < 1_000);

@@ -1,3 +1,4 @@
+import type { AccessPolicy } from '../access/access-policy.js';
 import type { RoutingConfig } from '../config/config-schema.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { classifyFailure } from './classify-failure.js';
@@ -48,8 +49,13 @@ export class Router {
     this.onAttemptFailed = options.onAttemptFailed;
   }
 
-  async run<T>(model: RegisteredModel, attempt: (target: RouteTarget) => Promise<T>, signal: AbortSignal): Promise<T> {
-    const chain = [model, ...model.fallbacks.map((id) => this.registry.resolve(id))];
+  /**
+   * Fallbacks the caller may not use are left out of the chain: a fallback must not serve a key what it
+   * could not ask for by name.
+   */
+  async run<T>(model: RegisteredModel, attempt: (target: RouteTarget) => Promise<T>, signal: AbortSignal, access: AccessPolicy): Promise<T> {
+    const fallbacks = model.fallbacks.map((id) => this.registry.find(id)).filter((fallback) => fallback !== undefined);
+    const chain = [model, ...fallbacks.filter((fallback) => access.permitsModel(fallback.id))];
     const lastResort = !chain.some((candidate) => candidate.deployments.some((deployment) => !this.health.isCoolingDown(deployment.key)));
     let lastError: unknown;
     let attemptNumber = 0;

@@ -34,9 +34,13 @@ export function createAuthentication(options: { keys: KeyAuthenticator; adminKey
       return next();
     }
     if (!secret) throw new GatewayError('authentication', missingKeyMessage[family]);
-    const record = await options.keys.verify(secret);
-    if (!record) throw new GatewayError('authentication', 'Invalid API key: it is wrong or has been revoked.');
-    res.locals.apiKey = record;
+    const principal = await options.keys.verify(secret);
+    if (!principal) throw new GatewayError('authentication', 'Invalid API key: it is wrong or has been revoked.');
+    if (principal.account.disabled_at !== null) {
+      throw new GatewayError('permission', `The account '${principal.account.id}' of this API key is disabled.`, { code: 'account_disabled' });
+    }
+    res.locals.principal = principal;
+    res.locals.apiKey = principal.key;
     next();
   };
 }

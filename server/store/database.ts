@@ -58,7 +58,7 @@ export interface Database {
   /** Stored Responses API answers (`store: true`), for `previous_response_id` and the retrieve routes. */
   responses: {
     id: string;
-    /** The account that made it; until accounts exist (issue 7) each API key is its own account. */
+    /** The account whose key made it; every key of the account can read and build on it. */
     owner_id: string;
     previous_response_id: string | null;
     created_at: number;

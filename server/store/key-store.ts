@@ -1,6 +1,9 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { GatewayDb } from './database.js';
+import type { Limits, Permissions } from '../access/access-types.js';
 import { displayPrefix, generateKeySecret, hashKeySecret } from '../keys/key-secret.js';
+import type { GatewayDb } from './database.js';
+import { parseJsonColumn } from './json-column.js';
+import { defaultAccountId } from './migrations.js';
 
 export interface KeyRecord {
   id: string;
@@ -8,13 +11,35 @@ export interface KeyRecord {
   prefix: string;
   created_at: number;
   revoked_at: number | null;
+  account_id: string;
+  /** Narrows the account's permissions. */
+  permissions: Permissions;
+  /** The key's own limits, on top of the account's. */
+  limits: Limits;
+}
+
+export interface NewKey {
+  name: string;
+  /** Default: the default account. */
+  accountId?: string;
+  permissions?: Permissions;
+  limits?: Limits;
+}
+
+const columns = ['id', 'name', 'prefix', 'created_at', 'revoked_at', 'account_id', 'permissions', 'limits'] as const;
+
+type KeyRow = { [column in (typeof columns)[number]]: column extends 'permissions' | 'limits' ? string : KeyRecord[column] };
+
+function toRecord(row: KeyRow): KeyRecord {
+  return { ...row, permissions: parseJsonColumn<Permissions>(row.permissions), limits: parseJsonColumn<Limits>(row.limits) };
 }
 
 /** API keys at rest: only their SHA-256 is stored; the secret exists once, in `create`'s result. */
 export class KeyStore {
   constructor(private readonly db: GatewayDb) {}
 
-  async create(name: string): Promise<{ record: KeyRecord; secret: string }> {
+  async create(key: NewKey | string): Promise<{ record: KeyRecord; secret: string }> {
+    const { name, accountId = defaultAccountId, permissions = {}, limits = {} } = typeof key === 'string' ? { name: key } : key;
     const secret = generateKeySecret();
     const record: KeyRecord = {
       id: `key_${randomBytes(8).toString('hex')}`,
@@ -22,19 +47,23 @@ export class KeyStore {
       prefix: displayPrefix(secret),
       created_at: Math.floor(Date.now() / 1000),
       revoked_at: null,
+      account_id: accountId,
+      permissions,
+      limits,
     };
-    await this.db.insertInto('api_keys').values({ ...record, secret_hash: hashKeySecret(secret) }).execute();
+    await this.db
+      .insertInto('api_keys')
+      .values({ ...record, permissions: JSON.stringify(permissions), limits: JSON.stringify(limits), secret_hash: hashKeySecret(secret) })
+      .execute();
     return { record, secret };
   }
 
-  /** Every key, newest first. */
-  async list(): Promise<KeyRecord[]> {
-    return this.db
-      .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'revoked_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id')
-      .execute();
+  /** Every key (or an account's), newest first. */
+  async list(accountId?: string): Promise<KeyRecord[]> {
+    let query = this.db.selectFrom('api_keys').select(columns);
+    if (accountId !== undefined) query = query.where('account_id', '=', accountId);
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id').execute();
+    return rows.map(toRecord);
   }
 
   /** Marks a key revoked (keeping the first revocation time); undefined when no such key exists. */
@@ -45,24 +74,21 @@ export class KeyStore {
       .where('id', '=', id)
       .where('revoked_at', 'is', null)
       .execute();
-    return this.db
-      .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'revoked_at'])
-      .where('id', '=', id)
-      .executeTakeFirst();
+    const row = await this.db.selectFrom('api_keys').select(columns).where('id', '=', id).executeTakeFirst();
+    return row && toRecord(row);
   }
 
   /** The active key whose secret hashes to `hash` (see hashKeySecret), if any. */
   async findActiveByHash(hash: string): Promise<KeyRecord | undefined> {
     const row = await this.db
       .selectFrom('api_keys')
-      .select(['id', 'name', 'prefix', 'created_at', 'revoked_at', 'secret_hash'])
+      .select([...columns, 'secret_hash'])
       .where('secret_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     // The index lookup already matched; the constant-time check guards against a store that compares loosely.
     if (!row || !timingSafeEqual(Buffer.from(row.secret_hash), Buffer.from(hash))) return undefined;
     const { secret_hash: _hash, ...record } = row;
-    return record;
+    return toRecord(record);
   }
 }

@@ -81,6 +81,10 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('api_keys').addColumn('permissions', 'text', (column) => column.notNull().defaultTo('{}')).execute();
       await db.schema.alterTable('api_keys').addColumn('limits', 'text', (column) => column.notNull().defaultTo('{}')).execute();
       await db.schema.createIndex('api_keys_account').on('api_keys').column('account_id').execute();
+      // Stored responses were owned by the key that made them; now by its account, as at OpenAI.
+      for (const table of ['responses', 'response_items']) {
+        await sql`update ${sql.table(table)} set owner_id = coalesce((select account_id from api_keys where api_keys.id = ${sql.ref(`${table}.owner_id`)}), owner_id)`.execute(db);
+      }
       await db.schema
         .createTable('usage_records')
         .addColumn('id', 'varchar(64)', (column) => column.primaryKey())

@@ -30,7 +30,7 @@ export interface TestGateway {
  * (so every JSON response is validated against the contract).
  */
 export async function startGateway(
-  options: { config?: GatewayConfig; databaseUrl?: string; maxUploadFileBytes?: number } = {},
+  options: { config?: GatewayConfig; databaseUrl?: string; redisUrl?: string; maxUploadFileBytes?: number } = {},
 ): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
   const logs: string[] = [];
@@ -46,7 +46,7 @@ export async function startGateway(
   const { secret } = await new KeyStore(db).create('test');
   const app = await createApp({
     config: options.config ?? testConfig,
-    settings: { adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir },
+    settings: { adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl },
     db,
     logger: createLogger('info', sink),
   });

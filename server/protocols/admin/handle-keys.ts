@@ -1,17 +1,21 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
-import type { KeyRecord, KeyStore } from '../../store/key-store.js';
+import type { AccountStore } from '../../store/account-store.js';
+import type { KeyStore } from '../../store/key-store.js';
+import { defaultAccountId } from '../../store/migrations.js';
+import { accountNotFound } from './handle-accounts.js';
+import { renderKey } from './render-key.js';
 
 type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'revokeKey'>;
 
-const renderKey = (record: KeyRecord) => ({ object: 'api_key' as const, ...record });
-
 /** The admin key API: create (the only time a secret is shown), list and revoke. */
-export function createKeyHandlers(store: KeyStore, authenticator: KeyAuthenticator): KeyHandlers {
+export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authenticator: KeyAuthenticator): KeyHandlers {
   return {
     async createKey(req, res) {
-      const { record, secret } = await store.create(req.body.name);
+      const { account_id: accountId = defaultAccountId, ...key } = req.body;
+      if (!(await accounts.get(accountId))) throw accountNotFound(accountId);
+      const { record, secret } = await store.create({ ...key, accountId });
       res.status(201).json({ ...renderKey(record), key: secret });
     },
     async listKeys(_req, res) {

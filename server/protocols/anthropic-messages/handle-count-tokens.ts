@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { countInputTokens } from '../../core/count-input-tokens.js';
 import { droppedParamNames } from '../../core/dropped-params.js';
@@ -19,7 +20,8 @@ import { messagesDroppedFields, messagesFeatureParams } from './messages-params.
 export function createCountTokensHandler(registry: ModelRegistry, router: Router): OperationHandler<'countMessageTokens'> {
   return async (req, res) => {
     const body = req.body;
-    const model = registry.resolve(body.model);
+    const { access } = principalOf(res);
+    const model = registry.resolve(body.model, access);
     const request = convertMessagesRequest(body, 'inspect');
     const signal = requestAbortSignal(res);
 
@@ -30,6 +32,7 @@ export function createCountTokensHandler(registry: ModelRegistry, router: Router
         return { target, dropped, count: await countInputTokens(target, gated, signal) };
       },
       signal,
+      access,
     );
     describeRoute(res, counted.target, droppedParamNames(messagesDroppedFields, body as Record<string, unknown>, counted.dropped));
     res.json({ input_tokens: counted.count.inputTokens });

@@ -1,3 +1,5 @@
+import { messagesFeatureParams } from './messages-params.js';
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
@@ -17,13 +19,15 @@ import { startMessageAnswer } from './start-message-answer.js';
 export function createMessageHandler(registry: ModelRegistry, router: Router): OperationHandler<'createMessage'> {
   return async (req, res) => {
     const body = req.body;
-    const model = registry.resolve(body.model);
+    const { access } = principalOf(res);
+    const model = registry.resolve(body.model, access);
     const signal = requestAbortSignal(res);
     const converted: Partial<Record<ConversionMode, ModelRequest>> = {};
     const request = (mode: ConversionMode) => (converted[mode] ??= convertMessagesRequest(body, mode));
     const anthropicBeta = req.get('anthropic-beta');
+    access.assertModelRequest(request('inspect'), { params: messagesFeatureParams });
 
-    const answer = await router.run(model, (target) => startMessageAnswer(target, { body, request, anthropicBeta, signal }), signal);
+    const answer = await router.run(model, (target) => startMessageAnswer(target, { body, request, anthropicBeta, signal }), signal, access);
     describeRoute(res, answer.target, answer.droppedParams);
     await sendMessageAnswer(res, answer, { id: newMessageId(), model: body.model }, signal);
   };

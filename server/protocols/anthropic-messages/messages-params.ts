@@ -8,7 +8,8 @@ export const messagesFeatureParams = {
   reasoning: 'thinking',
   stream: 'stream',
   images: 'messages',
-} as const satisfies Record<DroppableFeature | 'stream' | 'images', string>;
+  maxOutputTokens: 'max_tokens',
+} as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
 /**
  * The body fields each dropped feature removes. `output_config` goes whole with its format, `effort`

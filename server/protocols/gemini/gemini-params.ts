@@ -8,7 +8,8 @@ export const geminiFeatureParams = {
   reasoning: 'generationConfig.thinkingConfig',
   stream: 'streamGenerateContent',
   images: 'contents',
-} as const satisfies Record<DroppableFeature | 'stream' | 'images', string>;
+  maxOutputTokens: 'generationConfig.maxOutputTokens',
+} as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
 /**
  * The fields each dropped feature removes, as dotted paths: Gemini keeps structured output and thinking

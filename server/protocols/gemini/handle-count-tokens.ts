@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import { countInputTokens } from '../../core/count-input-tokens.js';
@@ -22,7 +23,8 @@ export function createGeminiCountTokensHandler(
   router: Router,
 ): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>) => Promise<void> {
   return async (req, res) => {
-    const model = registry.resolve(req.params.model);
+    const { access } = principalOf(res);
+    const model = registry.resolve(req.params.model, access);
     const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
     const { request } = convertGenerateRequest(source, model.id);
     const signal = requestAbortSignal(res);
@@ -33,6 +35,7 @@ export function createGeminiCountTokensHandler(
         return { target, dropped, count: await countInputTokens(target, gated, signal) };
       },
       signal,
+      access,
     );
     describeRoute(res, counted.target, droppedParamNames(geminiDroppedFields, source as Record<string, unknown>, counted.dropped));
     res.json({ totalTokens: counted.count.inputTokens });

@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { renderGeminiModel, renderGeminiModelPage } from './render-gemini-model.js';
@@ -7,13 +8,13 @@ export function createListGeminiModelsHandler(registry: ModelRegistry): Operatio
   return (req, res) => {
     // Express 5 leaves query values as strings (the validator only checks them).
     const { pageSize, pageToken } = req.query as { pageSize?: string; pageToken?: string };
-    res.json(renderGeminiModelPage(registry.list(), { pageSize: pageSize === undefined ? 50 : Number(pageSize), pageToken: pageToken || undefined }));
+    res.json(renderGeminiModelPage(registry.list(principalOf(res).access), { pageSize: pageSize === undefined ? 50 : Number(pageSize), pageToken: pageToken || undefined }));
   };
 }
 
 /** `GET /v1beta/models/{model}`; the ID may contain `/` (see http/model-path.ts). */
 export function createGetGeminiModelHandler(registry: ModelRegistry): OperationHandler<'getGeminiModel'> {
   return (req, res) => {
-    res.json(renderGeminiModel(registry.resolve(req.params.model)));
+    res.json(renderGeminiModel(registry.resolve(req.params.model, principalOf(res).access)));
   };
 }

@@ -1,3 +1,5 @@
+import { geminiFeatureParams } from './gemini-params.js';
+import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
@@ -66,9 +68,11 @@ async function startAnswer(
   stream: boolean,
   res: Response,
 ): Promise<GeminiAnswer> {
-  const model = deps.registry.resolve(modelId);
+  const { access } = principalOf(res);
+  const model = deps.registry.resolve(modelId, access);
   const converted = convertGenerateRequest(body, model.id);
+  access.assertModelRequest(converted.request, { params: geminiFeatureParams });
   const signal = requestAbortSignal(res);
   const ids = { model: model.id, responseId: newGeminiResponseId() };
-  return deps.router.run(model, (target) => startGeminiAnswer(target, { body, converted, stream, signal, ids }), signal);
+  return deps.router.run(model, (target) => startGeminiAnswer(target, { body, converted, stream, signal, ids }), signal, access);
 }

@@ -8,7 +8,8 @@ export const chatFeatureParams = {
   reasoning: 'reasoning_effort',
   stream: 'stream',
   images: 'messages',
-} as const satisfies Record<DroppableFeature | 'stream' | 'images', string>;
+  maxOutputTokens: 'max_tokens',
+} as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
 /** The body fields each dropped feature removes (tool_choice has no meaning without tools). */
 export const chatDroppedFields: DroppedFeatureFields = {

@@ -1,3 +1,5 @@
+import { chatFeatureParams } from './chat-params.js';
+import { principalOf } from '../../access/principal-of.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
 import type { OperationHandler } from '../../../generated/operations.js';
@@ -15,8 +17,11 @@ import { toChatChunks } from './to-chat-chunks.js';
 export function createChatCompletionHandler(registry: ModelRegistry, router: Router): OperationHandler<'createChatCompletion'> {
   return async (req, res) => {
     const body = req.body;
-    const model = registry.resolve(body.model);
+    const { access } = principalOf(res);
+    const model = registry.resolve(body.model, access);
     const request = convertChatRequest(body);
+    const maxOutputTokens = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
+    access.assertModelRequest(request, { params: { ...chatFeatureParams, maxOutputTokens } });
     const signal = requestAbortSignal(res);
     const toChunks = (events: Parameters<typeof toChatChunks>[0]) =>
       toChatChunks(events, {
@@ -25,7 +30,7 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
         created: Math.floor(Date.now() / 1000),
         includeUsage: body.stream_options?.include_usage === true,
       });
-    const answer = await router.run(model, (target) => startChatAnswer(target, { body, request, signal, toChunks }), signal);
+    const answer = await router.run(model, (target) => startChatAnswer(target, { body, request, signal, toChunks }), signal, access);
     describeRoute(res, answer.target, answer.droppedParams);
 
     if (answer.kind === 'completion') {

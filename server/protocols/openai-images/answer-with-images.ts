@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { Request, Response } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
@@ -31,8 +32,13 @@ export async function answerWithImages(
       return { target, result: await job.call(images, { upstreamModel: target.deployment.upstreamModel, signal }) };
     },
     signal,
+    principalOf(res).access,
   );
   describeRoute(res, target);
+  res.locals.imageCount = result.images.length;
+  if (result.usage) {
+    res.locals.usage = { inputTokens: result.usage.inputTokens, cachedInputTokens: 0, outputTokens: result.usage.outputTokens, reasoningTokens: 0 };
+  }
   const body = await renderImagesResponse(result, {
     responseFormat: job.responseFormat,
     storage: services.storage,

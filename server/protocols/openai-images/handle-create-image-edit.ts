@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ImageEditRequest, ImageFormat } from '../../core/image-types.js';
 import { answerWithImages } from './answer-with-images.js';
@@ -13,7 +14,8 @@ import { resolveImageModel } from './resolve-image-model.js';
 export function createImageEditHandler(services: ImageServices): OperationHandler<'createImageEdit'> {
   return async (req, res) => {
     const fields = textFields(req.body as Record<string, unknown>);
-    const model = resolveImageModel(services.registry, fields.model, 'image_edit');
+    const { access } = principalOf(res);
+    const model = resolveImageModel(services.registry, fields.model, 'image_edit', access);
     const n = fields.n === undefined ? undefined : Number(fields.n);
     const outputFormat = fields.output_format as ImageFormat | undefined;
     const { responseFormat } = checkImageParams(model, {
@@ -23,6 +25,7 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
       outputFormat,
       background: fields.background,
     });
+    access.assertImageRequest('image_edit', { n: n ?? 1, size: fields.size });
     const { images, mask } = await readSourceImages((req as { files?: UploadedFiles }).files);
     const request: ImageEditRequest = {
       prompt: fields.prompt!,

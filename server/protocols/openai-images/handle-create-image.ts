@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ImageGenerationRequest } from '../../core/image-types.js';
 import { answerWithImages } from './answer-with-images.js';
@@ -9,7 +10,8 @@ import { resolveImageModel } from './resolve-image-model.js';
 export function createImageHandler(services: ImageServices): OperationHandler<'createImage'> {
   return async (req, res) => {
     const body = req.body;
-    const model = resolveImageModel(services.registry, body.model, 'image_generation');
+    const { access } = principalOf(res);
+    const model = resolveImageModel(services.registry, body.model, 'image_generation', access);
     const { n, responseFormat } = checkImageParams(model, {
       n: body.n,
       size: body.size,
@@ -17,6 +19,7 @@ export function createImageHandler(services: ImageServices): OperationHandler<'c
       outputFormat: body.output_format,
       background: body.background,
     });
+    access.assertImageRequest('image_generation', { n, size: body.size ?? undefined });
     const request: ImageGenerationRequest = {
       prompt: body.prompt,
       n,

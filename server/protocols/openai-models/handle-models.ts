@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { protocolFamilyForRequest } from '../../http/protocol-family.js';
@@ -11,7 +12,7 @@ type ModelsQuery = { limit?: string; after_id?: string; before_id?: string; page
 /** `GET /v1/models`, in the shape of the SDK that asks (see http/protocol-family.ts). */
 export function createListModelsHandler(registry: ModelRegistry): OperationHandler<'listModels'> {
   return (req, res) => {
-    const models = registry.list();
+    const models = registry.list(principalOf(res).access);
     const query = req.query as ModelsQuery;
     switch (protocolFamilyForRequest(req)) {
       case 'anthropic':
@@ -30,7 +31,7 @@ export function createListModelsHandler(registry: ModelRegistry): OperationHandl
 /** `GET /v1/models/{model}`; the ID may contain `/` (see http/model-path.ts). */
 export function createRetrieveModelHandler(registry: ModelRegistry): OperationHandler<'retrieveModel'> {
   return (req, res) => {
-    const model = registry.resolve(req.params.model);
+    const model = registry.resolve(req.params.model, principalOf(res).access);
     const family = protocolFamilyForRequest(req);
     res.json(family === 'anthropic' ? renderAnthropicModel(model) : family === 'gemini' ? renderGeminiModel(model) : renderModel(model));
   };

@@ -1,3 +1,4 @@
+import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { droppedParamNames } from '../../core/dropped-params.js';
@@ -42,12 +43,14 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
   return async (req, res) => {
     const body = req.body;
     const owner = ownerOf(res);
-    const model = deps.registry.resolve(body.model);
+    const { access } = principalOf(res);
+    const model = deps.registry.resolve(body.model, access);
     const previous = body.previous_response_id ? await deps.store.conversation(body.previous_response_id, owner) : undefined;
     if (body.previous_response_id && !previous) throw responseNotFound(body.previous_response_id);
     const history = previous?.items ?? [];
     const lookup = await itemLookup(deps.store, owner, history, body.input);
     const request = convertResponsesRequest(body, { items: history as ResponsesInputItem[], lookup: lookup as ResponsesHistory['lookup'] });
+    access.assertModelRequest(request, { params: responsesFeatureParams });
     const stream = body.stream === true;
     const signal = requestAbortSignal(res);
 
@@ -59,6 +62,7 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
         return { target, translated: await startTranslatedAnswer(target, request, { stream, signal, params: responsesFeatureParams }) };
       },
       signal,
+      access,
     );
 
     const id = newResponseId();

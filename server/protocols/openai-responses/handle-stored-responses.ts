@@ -1,14 +1,13 @@
 import type { Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
+import { principalOf } from '../../access/principal-of.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { ResponseStore } from '../../store/response-store.js';
 import { paginateItems, readPageQuery } from './paginate-items.js';
 
-/** Until accounts exist (issue 7) each API key is its own account, and owns the responses it made. */
+/** Stored responses belong to the account, as at OpenAI (per project): every key of it sees them. */
 export function ownerOf(res: Response): string {
-  const key = res.locals.apiKey as { id: string } | undefined;
-  if (!key) throw new GatewayError('authentication', 'An API key is required.');
-  return key.id;
+  return principalOf(res).account.id;
 }
 
 /** Worded like OpenAI's: another account's, an expired and a deleted response are all simply not found. */

@@ -8,7 +8,8 @@ export const responsesFeatureParams = {
   reasoning: 'reasoning',
   stream: 'stream',
   images: 'input',
-} as const satisfies Record<DroppableFeature | 'stream' | 'images', string>;
+  maxOutputTokens: 'max_output_tokens',
+} as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
 /**
  * The body fields each dropped feature removes. `text` goes whole with its format: the only other setting

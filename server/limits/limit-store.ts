@@ -1,0 +1,66 @@
+import type { Limits } from '../access/access-types.js';
+
+/** One party whose limits a request counts against: an account, or one of its keys. */
+export interface LimitScope {
+  /** Names the scope in counters and in refusal messages, e.g. `account:acct_1` or `key:key_2`. */
+  id: string;
+  limits: Limits;
+}
+
+export interface ReserveRequest {
+  /** Every scope the request counts against; it is admitted only if all of them have room. */
+  scopes: LimitScope[];
+  /** Tokens reserved against tokens_per_minute now (input estimate + output allowance). */
+  tokens: number;
+  /** Milliseconds since the epoch; defaults to `Date.now()`. Tests pass it to move between windows. */
+  now?: number;
+}
+
+/**
+ * What `settle` needs to finish a reservation. Plain data: the window keys are derived again from
+ * `reservedAt`, so the request is charged to the minute, day and month in which it was admitted.
+ */
+export interface Reservation {
+  readonly scopes: readonly LimitScope[];
+  readonly tokens: number;
+  readonly reservedAt: number;
+  /** Identifies this request's concurrency slot in every scope. */
+  readonly leaseId: string;
+}
+
+/** Why a request was not admitted, ready for a 429 with `Retry-After`. */
+export interface LimitRefusal {
+  scopeId: string;
+  limit: keyof Limits;
+  /** Whole seconds, >= 1. */
+  retryAfterSeconds: number;
+  /**
+   * False when waiting cannot help: the request alone needs more than the limit allows (more tokens than
+   * tokens_per_minute, or a limit of 0). Such a refusal is better answered with 400/413 than with 429.
+   */
+  retryable: boolean;
+  message: string;
+}
+
+export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; refusal: LimitRefusal };
+
+/**
+ * Counters behind the limits of {@link Limits}. `reserve` checks every limit of every scope and, only if
+ * all pass, counts the request against all of them in one atomic step, so concurrent requests can never
+ * overrun a limit.
+ *
+ * @example
+ * const result = await store.reserve({ scopes: [{ id: 'key:key_2', limits: { requests_per_minute: 60 } }], tokens: 1200 });
+ * if (!result.ok) throw tooManyRequests(result.refusal);
+ * try { ... } finally { await store.settle(result.reservation, { tokens: used, costUsd }); }
+ */
+export interface LimitStore {
+  reserve(request: ReserveRequest): Promise<ReserveResult>;
+  /**
+   * Once per reservation, when the request is over (success or failure): releases the concurrency slot,
+   * corrects the minute's tokens from the reserved to the actual count, adds the cost to the day's and
+   * month's spend. A second call with the same reservation object does nothing.
+   */
+  settle(reservation: Reservation, actual: { tokens: number; costUsd: number }, now?: number): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import { describeRefusal, pickRefusal } from './describe-refusal.js';
+import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
+import { wholeTokens } from './limit-units.js';
+import { isOverLimit, planReserveChecks, type LimitCheck } from './plan-reserve-checks.js';
+import { planSettleSteps } from './plan-settle-steps.js';
+
+export interface MemoryLimitStoreOptions {
+  /** How long a concurrency slot is held if `settle` is never called; 10 minutes by default. */
+  leaseTtlMs?: number;
+}
+
+interface Counter {
+  value: number;
+  expiresAt: number;
+}
+
+/** How often, at most, expired windows and leases are swept out. */
+const sweepIntervalMs = 60_000;
+
+/**
+ * Limit counters in this process's memory, for a single gateway instance. Node runs one callback at a
+ * time, so `reserve` checks and counts synchronously (no `await` in between) and is therefore atomic.
+ * Expired windows and leases are dropped at most once a minute, so memory follows the active scopes.
+ */
+export class MemoryLimitStore implements LimitStore {
+  private readonly counters = new Map<string, Counter>();
+  /** Concurrency sets: lease ID → expiry, per scope. */
+  private readonly leases = new Map<string, Map<string, number>>();
+  private readonly settled = new WeakSet<Reservation>();
+  private readonly leaseTtlMs: number;
+  private lastSweep = -Infinity;
+
+  constructor(options: MemoryLimitStoreOptions = {}) {
+    this.leaseTtlMs = options.leaseTtlMs ?? 10 * 60_000;
+  }
+
+  async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    const now = request.now ?? Date.now();
+    this.sweepIfDue(now);
+    const tokens = wholeTokens(request.tokens);
+    const checks = planReserveChecks(request.scopes, tokens, now, this.leaseTtlMs);
+    const refusal = pickRefusal(
+      checks.flatMap((check) => {
+        const used = this.used(check, now);
+        return isOverLimit(check, used) ? [describeRefusal(check, used, now)] : [];
+      }),
+    );
+    if (refusal) return { ok: false, refusal };
+
+    const leaseId = randomUUID();
+    for (const check of checks) this.count(check, leaseId, now);
+    const scopes = request.scopes.map(({ id, limits }) => ({ id, limits: { ...limits } }));
+    return { ok: true, reservation: { scopes, tokens, reservedAt: now, leaseId } };
+  }
+
+  async settle(reservation: Reservation, actual: { tokens: number; costUsd: number }, now = Date.now()): Promise<void> {
+    if (this.settled.has(reservation)) return;
+    this.settled.add(reservation);
+    for (const step of planSettleSteps(reservation, actual)) {
+      switch (step.kind) {
+        case 'release':
+          this.leases.get(step.key)?.delete(reservation.leaseId);
+          break;
+        case 'adjust': {
+          const counter = this.counters.get(step.key);
+          if (counter) counter.value = Math.max(0, counter.value + step.delta);
+          break;
+        }
+        case 'add': {
+          const counter = this.counters.get(step.key);
+          if (counter) counter.value += step.amount;
+          else this.counters.set(step.key, { value: step.amount, expiresAt: now + step.ttlMs });
+          break;
+        }
+      }
+    }
+    this.sweepIfDue(now);
+  }
+
+  async close(): Promise<void> {
+    this.counters.clear();
+    this.leases.clear();
+  }
+
+  private used(check: LimitCheck, now: number): number {
+    if (check.kind !== 'lease') return this.counters.get(check.key)?.value ?? 0;
+    const leases = this.leases.get(check.key);
+    if (!leases) return 0;
+    for (const [leaseId, expiresAt] of leases) if (expiresAt <= now) leases.delete(leaseId);
+    return leases.size;
+  }
+
+  private count(check: LimitCheck, leaseId: string, now: number): void {
+    switch (check.kind) {
+      case 'counter': {
+        const counter = this.counters.get(check.key);
+        if (counter) counter.value += check.amount;
+        else this.counters.set(check.key, { value: check.amount, expiresAt: now + check.ttlMs });
+        break;
+      }
+      case 'lease': {
+        const leases = this.leases.get(check.key) ?? new Map<string, number>();
+        leases.set(leaseId, now + check.ttlMs);
+        this.leases.set(check.key, leases);
+        break;
+      }
+      case 'total':
+        break; // spend is only known, and added, at settle
+    }
+  }
+
+  private sweepIfDue(now: number): void {
+    if (now - this.lastSweep < sweepIntervalMs) return;
+    this.lastSweep = now;
+    for (const [key, counter] of this.counters) if (counter.expiresAt <= now) this.counters.delete(key);
+    for (const [key, leases] of this.leases) {
+      for (const [leaseId, expiresAt] of leases) if (expiresAt <= now) leases.delete(leaseId);
+      if (leases.size === 0) this.leases.delete(key);
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { describeRefusal, pickRefusal } from './describe-refusal.js';
+import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
+import { wholeTokens } from './limit-units.js';
+import { planReserveChecks } from './plan-reserve-checks.js';
+import { planSettleSteps } from './plan-settle-steps.js';
+import { reserveScript, settleScript } from './redis-limit-scripts.js';
+
+export interface RedisLimitStoreOptions {
+  /** Prepended to every key, so several gateways (or test runs) can share one Redis. Default `gateway:limits:`. */
+  keyPrefix?: string;
+  /**
+   * How long a concurrency slot is held if `settle` never comes (the instance crashed); 10 minutes by
+   * default. A request that runs longer than this loses its slot early, so keep it above the longest stream.
+   */
+  leaseTtlMs?: number;
+}
+
+/**
+ * Limit counters in Redis, shared by every gateway instance that uses the same Redis and key prefix. Each
+ * operation is one Lua script, so a reservation is checked and counted atomically across instances. Every
+ * key carries a TTL; concurrency slots are leases in a sorted set scored by their expiry.
+ *
+ * All keys of one reservation go to one script, so on Redis Cluster they must share a slot: put a hash
+ * tag in the prefix (`{limits}:`).
+ *
+ * @example
+ * const limits = new RedisLimitStore(process.env.REDIS_URL!, { keyPrefix: 'gw:limits:' });
+ */
+export class RedisLimitStore implements LimitStore {
+  private readonly client: Redis;
+  /** Only a client the store created from a URL is closed by `close()`; a passed-in one belongs to the caller. */
+  private readonly ownsClient: boolean;
+  private readonly keyPrefix: string;
+  private readonly leaseTtlMs: number;
+  private readonly settled = new WeakSet<Reservation>();
+
+  constructor(redis: Redis | string, options: RedisLimitStoreOptions = {}) {
+    this.ownsClient = typeof redis === 'string';
+    this.client = typeof redis === 'string' ? new Redis(redis) : redis;
+    this.keyPrefix = options.keyPrefix ?? 'gateway:limits:';
+    this.leaseTtlMs = options.leaseTtlMs ?? 10 * 60_000;
+  }
+
+  async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    const now = request.now ?? Date.now();
+    const tokens = wholeTokens(request.tokens);
+    const checks = planReserveChecks(request.scopes, tokens, now, this.leaseTtlMs);
+    const leaseId = randomUUID();
+    if (checks.length > 0) {
+      const reply = await reserveScript.run(
+        this.client,
+        checks.map((check) => this.keyPrefix + check.key),
+        [now, leaseId, now + this.leaseTtlMs, ...checks.flatMap((check) => [check.kind, check.ceiling, check.amount, check.ttlMs])],
+      );
+      const refused = integerPairs(reply);
+      const refusal = pickRefusal(refused.map(([index, used]) => describeRefusal(checks[index - 1], used, now)));
+      if (refusal) return { ok: false, refusal };
+    }
+    const scopes = request.scopes.map(({ id, limits }) => ({ id, limits: { ...limits } }));
+    return { ok: true, reservation: { scopes, tokens, reservedAt: now, leaseId } };
+  }
+
+  async settle(reservation: Reservation, actual: { tokens: number; costUsd: number }): Promise<void> {
+    if (this.settled.has(reservation)) return;
+    this.settled.add(reservation);
+    const steps = planSettleSteps(reservation, actual);
+    if (steps.length === 0) return;
+    await settleScript.run(
+      this.client,
+      steps.map((step) => this.keyPrefix + step.key),
+      [
+        reservation.leaseId,
+        ...steps.flatMap((step) => {
+          switch (step.kind) {
+            case 'release':
+              return [step.kind, 0, 0];
+            case 'adjust':
+              return [step.kind, step.delta, 0];
+            case 'add':
+              return [step.kind, step.amount, step.ttlMs];
+          }
+        }),
+      ],
+    );
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsClient) await this.client.quit();
+  }
+}
+
+/** The reserve script's reply, `[index, used, index, used, …]`, as pairs; anything else is a bug worth a throw. */
+function integerPairs(reply: unknown): Array<[number, number]> {
+  if (!Array.isArray(reply) || reply.length % 2 !== 0 || !reply.every(Number.isInteger)) {
+    throw new Error(`Unexpected reply from the limit reserve script: ${JSON.stringify(reply)}`);
+  }
+  const pairs: Array<[number, number]> = [];
+  for (let i = 0; i < reply.length; i += 2) pairs.push([reply[i], reply[i + 1]]);
+  return pairs;
+}

@@ -1,0 +1,135 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import type { Principal } from '../access/principal.js';
+import type { ModelRegistry } from '../core/model-registry.js';
+import type { Usage } from '../core/types.js';
+import { GatewayError } from '../http/gateway-error.js';
+import type { LimitScope, LimitStore, Reservation } from '../limits/limit-store.js';
+import { costOf } from '../usage/cost.js';
+import { newUsageRecordId } from '../usage/usage-record.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
+import { estimatePromptTokens, estimateReservedTokens } from './estimate-reserved-tokens.js';
+import { meteredEndpoint, type MeteredEndpoint } from './metered-endpoint.js';
+
+export interface MeteringDependencies {
+  registry: ModelRegistry;
+  limits: LimitStore;
+  recorder: UsageRecorder;
+  logger: Logger;
+}
+
+/** The middleware, plus what shutdown must wait for. */
+export interface Metering {
+  middleware: RequestHandler;
+  /** Resolves once every finished request's limits are settled. */
+  idle(): Promise<void>;
+}
+
+/**
+ * Meters every model request, on every surface, in one place: before the request is served its account's
+ * and key's limits are reserved (requests, an estimate of tokens, a concurrency slot, spend so far), and
+ * refused with 429 when any is reached; when the response is over, however it ended, the reservation is
+ * settled with the real token count and cost, and one usage row is queued for the ledger.
+ */
+export function createMetering(deps: MeteringDependencies): Metering {
+  const settling = new Set<Promise<void>>();
+
+  const middleware: RequestHandler = async (req, res, next) => {
+    const endpoint = meteredEndpoint(req);
+    const principal = res.locals.principal as Principal | undefined;
+    if (!endpoint || !principal) return next();
+    const startedAt = Date.now();
+    const scopes = limitScopes(principal);
+    const reservation = scopes.length > 0 ? await reserve(deps.limits, scopes, estimateReservedTokens(req.body), res) : undefined;
+    res.once('close', () => {
+      const outcome = outcomeOf(req, res, endpoint, deps.registry);
+      deps.recorder.record({
+        id: newUsageRecordId(),
+        created_at: startedAt,
+        request_id: String(res.locals.requestId ?? ''),
+        account_id: principal.account.id,
+        key_id: principal.key.id,
+        model: outcome.model,
+        deployment: outcome.deployment,
+        protocol: endpoint.protocol,
+        endpoint: endpoint.endpoint,
+        status: res.statusCode,
+        input_tokens: outcome.usage.inputTokens,
+        cached_input_tokens: outcome.usage.cachedInputTokens,
+        output_tokens: outcome.usage.outputTokens,
+        reasoning_tokens: outcome.usage.reasoningTokens,
+        image_count: outcome.imageCount,
+        latency_ms: Date.now() - startedAt,
+        cost_usd: outcome.costUsd,
+        estimated: outcome.usage.estimated === true,
+      });
+      if (reservation) {
+        const tokens = outcome.reported ? outcome.usage.inputTokens + outcome.usage.outputTokens : reservation.tokens;
+        const settled = deps.limits
+          .settle(reservation, { tokens, costUsd: outcome.costUsd })
+          .catch((error: unknown) => deps.logger.error({ err: error }, 'settling a limit reservation failed'))
+          .finally(() => settling.delete(settled));
+        settling.add(settled);
+      }
+    });
+    next();
+  };
+
+  return {
+    middleware,
+    async idle() {
+      while (settling.size > 0) await Promise.all(settling);
+    },
+  };
+}
+
+/** The account's limits and the key's own, each a scope of its own; none when neither has any. */
+function limitScopes(principal: Principal): LimitScope[] {
+  const scopes: LimitScope[] = [];
+  if (Object.keys(principal.account.limits).length > 0) scopes.push({ id: `account:${principal.account.id}`, limits: principal.account.limits });
+  if (Object.keys(principal.key.limits).length > 0) scopes.push({ id: `key:${principal.key.id}`, limits: principal.key.limits });
+  return scopes;
+}
+
+async function reserve(limits: LimitStore, scopes: LimitScope[], tokens: number, res: Response): Promise<Reservation> {
+  let result;
+  try {
+    result = await limits.reserve({ scopes, tokens });
+  } catch (error) {
+    // Without its counters the gateway cannot keep a limit, so it refuses rather than serve unmetered.
+    throw new GatewayError('overloaded', 'Rate limits cannot be checked right now; try again shortly.', { status: 503, headers: { 'retry-after': '1' }, cause: error });
+  }
+  if (result.ok) return result.reservation;
+  const { refusal } = result;
+  res.locals.limitRefusal = refusal;
+  throw new GatewayError('rate_limited', refusal.message, {
+    code: refusal.retryable ? 'rate_limit_exceeded' : 'request_exceeds_limit',
+    headers: refusal.retryable ? { 'retry-after': String(refusal.retryAfterSeconds) } : undefined,
+  });
+}
+
+interface Outcome {
+  model: string | null;
+  deployment: string | null;
+  usage: Usage;
+  /** Whether the usage came from the answer (else zeros: nothing was generated, or nothing was said). */
+  reported: boolean;
+  imageCount: number;
+  costUsd: number;
+}
+
+const noUsage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+
+/** What the handler left on `res.locals` (see describeRoute and the handlers' `usage`). */
+function outcomeOf(req: Request, res: Response, endpoint: MeteredEndpoint, registry: ModelRegistry): Outcome {
+  const route = res.locals.route as { model: string; deployment: string } | undefined;
+  const reportedUsage = res.locals.usage as Usage | undefined;
+  // An answer that was served without a usage report (an upstream stream that sent none) gets an
+  // estimate of its prompt, marked as such, rather than a silent zero.
+  const served = route !== undefined && res.statusCode < 400;
+  const usage = reportedUsage ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
+  const imageCount = typeof res.locals.imageCount === 'number' ? (res.locals.imageCount as number) : 0;
+  const model = route?.model ?? endpoint.requestedModel ?? null;
+  const pricing = model === null ? undefined : registry.find(model)?.pricing;
+  return { model, deployment: route?.deployment ?? null, usage, reported: reportedUsage !== undefined, imageCount, costUsd: costOf(usage, pricing, imageCount) };
+}

@@ -1,0 +1,50 @@
+import type { Request } from 'express';
+
+/** What the ledger calls a request's protocol. */
+export type MeteredProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
+
+export interface MeteredEndpoint {
+  protocol: MeteredProtocol;
+  /** `POST /v1/chat/completions`, `POST /v1beta/models/{model}:streamGenerateContent`, … */
+  endpoint: string;
+  /** The model the client named, as sent (undefined when it named none, e.g. an image request without `model`). */
+  requestedModel?: string;
+}
+
+const geminiAction = /^\/(v1beta|v1)\/models\/([^/]+(?:%2F[^/]+)*):(generateContent|streamGenerateContent|countTokens)$/i;
+
+/**
+ * Whether a request is a model request, metered (limits, usage ledger) on every surface alike. Decided
+ * from the method and path, before any handler runs, so no endpoint can be served without being counted.
+ */
+export function meteredEndpoint(req: Request): MeteredEndpoint | undefined {
+  if (req.method !== 'POST') return undefined;
+  const bodyModel = typeof req.body?.model === 'string' ? (req.body.model as string) : undefined;
+  switch (req.path) {
+    case '/v1/chat/completions':
+      return { protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', requestedModel: bodyModel };
+    case '/v1/responses':
+      return { protocol: 'openai-responses', endpoint: 'POST /v1/responses', requestedModel: bodyModel };
+    case '/v1/messages':
+    case '/v1/messages/count_tokens':
+      return { protocol: 'anthropic-messages', endpoint: `POST ${req.path}`, requestedModel: bodyModel };
+    case '/v1/images/generations':
+    case '/v1/images/edits':
+      return { protocol: 'openai-images', endpoint: `POST ${req.path}`, requestedModel: bodyModel };
+  }
+  const gemini = geminiAction.exec(req.path);
+  if (!gemini) return undefined;
+  return {
+    protocol: 'gemini',
+    endpoint: `POST /${gemini[1]}/models/{model}:${gemini[3]}`,
+    requestedModel: safeDecode(gemini[2]!).replace(/^models\//, ''),
+  };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}

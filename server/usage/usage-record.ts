@@ -1,0 +1,71 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../store/database.js';
+
+type UsageRow = Database['usage_records'];
+
+/**
+ * One row of the usage ledger: a model or image request, streamed or not. Fields are the `usage_records`
+ * columns (their meanings are documented in `store/database.ts`): `created_at` is Unix milliseconds, token
+ * counts follow OpenAI (`input_tokens` includes the cached ones, `output_tokens` the reasoning ones).
+ * Only `estimated` differs: a boolean here, 0/1 in the table.
+ */
+export type UsageRecord = Omit<UsageRow, 'estimated'> & { estimated: boolean };
+
+/** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
+export function newUsageRecordId(): string {
+  return `use_${randomBytes(12).toString('hex')}`;
+}
+
+/**
+ * Widths of the `varchar` columns as migration 0004 created them. PostgreSQL refuses a longer string
+ * (SQLite does not), and one refused row would fail its whole batch on every retry, so the store cuts
+ * strings to fit instead.
+ */
+const textWidths = {
+  id: 64,
+  request_id: 160,
+  account_id: 64,
+  key_id: 64,
+  model: 256,
+  deployment: 512,
+  protocol: 32,
+  endpoint: 200,
+} as const satisfies Partial<Record<keyof UsageRow, number>>;
+
+const integerColumns = [
+  'created_at',
+  'status',
+  'input_tokens',
+  'cached_input_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'image_count',
+  'latency_ms',
+] as const satisfies ReadonlyArray<keyof UsageRow>;
+
+/**
+ * The table row for a record, made to fit its columns: integers rounded (an estimate may be fractional and
+ * PostgreSQL's `bigint` refuses it), numbers that are not finite stored as 0 (SQLite would store NULL into a
+ * NOT NULL column) and strings cut to their column's width. A row that could not be stored would otherwise
+ * block every later row behind it in the recorder's retries.
+ */
+export function toUsageRow(record: UsageRecord): UsageRow {
+  const row: UsageRow = { ...record, estimated: record.estimated ? 1 : 0, cost_usd: finiteOrZero(record.cost_usd) };
+  for (const column of integerColumns) row[column] = Math.round(finiteOrZero(record[column]));
+  for (const [column, width] of Object.entries(textWidths) as Array<[keyof typeof textWidths, number]>) {
+    const value = record[column];
+    if (typeof value === 'string' && value.length > width) row[column] = value.slice(0, width);
+  }
+  return row;
+}
+
+/** The record a table row holds. PostgreSQL's `bigint` arrives as a number already (see `openPostgres`). */
+export function fromUsageRow(row: UsageRow): UsageRecord {
+  const record = { ...row, estimated: Number(row.estimated) === 1, cost_usd: Number(row.cost_usd) };
+  for (const column of integerColumns) record[column] = Number(row[column]);
+  return record;
+}
+
+function finiteOrZero(value: number): number {
+  return Number.isFinite(value) ? value : 0;
+}

@@ -1,0 +1,108 @@
+// The usage store on both databases it speaks: embedded SQLite and a real PostgreSQL (127.0.0.1:5432).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { testDatabases } from '../../test/helpers/test-databases.js';
+import type { GatewayDb } from '../store/database.js';
+import { migrateToLatest } from '../store/migrations.js';
+import { newUsageRecordId, type UsageRecord } from './usage-record.js';
+import { UsageStore } from './usage-store.js';
+
+const day = (date: string, hour = 0) => Date.parse(`${date}T00:00:00Z`) + hour * 3_600_000;
+
+function usage(fields: Partial<UsageRecord>): UsageRecord {
+  return {
+    id: newUsageRecordId(),
+    created_at: day('2025-03-01'),
+    request_id: 'req_x',
+    account_id: 'acct_a',
+    key_id: 'key_a1',
+    model: 'alpha',
+    deployment: 'openai/alpha',
+    protocol: 'openai-chat',
+    endpoint: '/v1/chat/completions',
+    status: 200,
+    input_tokens: 100,
+    cached_input_tokens: 20,
+    output_tokens: 10,
+    reasoning_tokens: 2,
+    image_count: 0,
+    latency_ms: 300,
+    cost_usd: 0.25,
+    estimated: false,
+    ...fields,
+  };
+}
+
+const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-9, `${actual} ≈ ${expected}`);
+
+for (const [name, open] of testDatabases) {
+  describe(`usage store on ${name}`, () => {
+    let db: GatewayDb;
+    let cleanup: () => Promise<void>;
+    let store: UsageStore;
+    const records = [
+      usage({ created_at: day('2025-03-01', 1), model: 'beta' }),
+      usage({ created_at: day('2025-03-01', 23), estimated: true }),
+      usage({ created_at: day('2025-03-02', 0), key_id: 'key_a2', output_tokens: 5_000_000_000 }),
+      usage({ created_at: day('2025-03-03', 12), account_id: 'acct_b', key_id: 'key_b1', model: null, image_count: 2, cost_usd: 0.08 }),
+    ];
+
+    before(async () => {
+      ({ db, cleanup } = await open());
+      await migrateToLatest(db);
+      store = new UsageStore(db);
+      await store.insertMany(records);
+    });
+    after(async () => {
+      await db?.destroy();
+      await cleanup?.();
+    });
+
+    test('lists newest first, with every field as it was recorded', async () => {
+      const listed = await store.list({}, { limit: 10 });
+      assert.deepEqual(listed, [...records].reverse());
+      assert.deepEqual(await store.list({}, { limit: 2 }), [records[3], records[2]]);
+      assert.deepEqual(await store.list({ accountId: 'acct_a' }, { limit: 10, before: records[2].created_at }), [records[1], records[0]]);
+      assert.equal((await store.list({}, { limit: 5_000 })).length, 4);
+    });
+
+    test('filters by account, key, model and time ([from, to))', async () => {
+      assert.equal(await store.count({}), 4);
+      assert.equal(await store.count({ accountId: 'acct_a' }), 3);
+      assert.equal(await store.count({ keyId: 'key_a2' }), 1);
+      assert.equal(await store.count({ model: 'alpha' }), 2);
+      assert.equal(await store.count({ from: day('2025-03-02'), to: day('2025-03-03', 12) }), 1);
+      assert.equal(await store.count({ from: day('2025-03-02'), to: day('2025-03-03', 12) + 1 }), 2);
+      assert.equal(await store.count({ accountId: 'acct_a', model: 'beta' }), 1);
+    });
+
+    test('summarizes per UTC day', async () => {
+      const rows = await store.summarize({}, 'day');
+      assert.deepEqual(rows.map((row) => [row.day, row.requests]), [['2025-03-01', 2], ['2025-03-02', 1], ['2025-03-03', 1]]);
+      const [first, second, third] = rows;
+      assert.deepEqual({ ...first, cost_usd: 0 }, {
+        day: '2025-03-01', requests: 2, input_tokens: 200, cached_input_tokens: 40, output_tokens: 20, reasoning_tokens: 4, image_count: 0, cost_usd: 0,
+      });
+      closeTo(first.cost_usd, 0.5);
+      assert.equal(second.output_tokens, 5_000_000_000, 'sums beyond 32 bits stay exact');
+      assert.equal(third.image_count, 2);
+      assert.deepEqual((await store.summarize({ accountId: 'acct_b' }, 'day')).map((row) => row.day), ['2025-03-03']);
+    });
+
+    test('summarizes per model, the unnamed model last', async () => {
+      const rows = await store.summarize({}, 'model');
+      assert.deepEqual(rows.map((row) => [row.model, row.requests]), [['alpha', 2], ['beta', 1], [null, 1]]);
+      assert.equal(rows[0].output_tokens, 5_000_000_010);
+      closeTo(rows[2].cost_usd, 0.08);
+      assert.deepEqual(await store.summarize({ from: day('2030-01-01') }, 'model'), []);
+    });
+
+    test('inserts more rows than one statement may bind, and skips IDs already stored', async () => {
+      const many = Array.from({ length: 4_000 }, (_, index) => usage({ created_at: day('2025-04-01') + index, account_id: 'acct_many' }));
+      await store.insertMany(many);
+      await store.insertMany(many.slice(0, 10)); // a retried write that had landed
+      await store.insertMany([]);
+      assert.equal(await store.count({ accountId: 'acct_many' }), 4_000);
+    });
+  });
+}

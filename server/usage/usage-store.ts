@@ -1,0 +1,142 @@
+import { sql, type ExpressionBuilder } from 'kysely';
+import type { Database, GatewayDb } from '../store/database.js';
+import { fromUsageRow, toUsageRow, type UsageRecord } from './usage-record.js';
+
+/** Which records a report covers; every field narrows it. `from` is inclusive, `to` exclusive (Unix ms). */
+export interface UsageFilter {
+  accountId?: string;
+  keyId?: string;
+  model?: string;
+  from?: number;
+  to?: number;
+}
+
+export type UsageGrouping = 'day' | 'model';
+
+/** Totals of one group: one UTC day (`YYYY-MM-DD`) or one model (null for requests that never named one). */
+export interface UsageSummaryRow {
+  day?: string;
+  model?: string | null;
+  requests: number;
+  input_tokens: number;
+  cached_input_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  image_count: number;
+  cost_usd: number;
+}
+
+/** Most records `list` returns at once. */
+export const maxListLimit = 1_000;
+
+const msPerDay = 86_400_000;
+
+// SQLite allows 32,766 bound values per statement (the default since 3.32, and better-sqlite3's build);
+// PostgreSQL allows 65,535. Each row binds one value per column.
+const maxBoundValues = 32_766;
+const columnCount = 18;
+const rowsPerInsert = Math.floor(maxBoundValues / columnCount);
+
+/**
+ * The usage ledger at rest: written in batches by the `UsageRecorder`, read by usage reports and the recent
+ * requests table. Works the same on SQLite and PostgreSQL.
+ */
+export class UsageStore {
+  constructor(private readonly db: GatewayDb) {}
+
+  /**
+   * Stores records with as few statements as the database allows, all or none. A record whose ID is
+   * already stored is skipped, so retrying a write that did land (but whose answer was lost) is harmless.
+   */
+  async insertMany(records: readonly UsageRecord[]): Promise<void> {
+    const rows = records.map(toUsageRow);
+    const chunks: Array<typeof rows> = [];
+    for (let start = 0; start < rows.length; start += rowsPerInsert) chunks.push(rows.slice(start, start + rowsPerInsert));
+    const insert = (db: GatewayDb, chunk: typeof rows) =>
+      db.insertInto('usage_records').values(chunk).onConflict((conflict) => conflict.column('id').doNothing()).execute();
+    if (chunks.length === 1) await insert(this.db, chunks[0]);
+    else if (chunks.length > 1) await this.db.transaction().execute(async (trx) => { for (const chunk of chunks) await insert(trx, chunk); });
+  }
+
+  /**
+   * Totals per UTC day or per model, in day or model order.
+   *
+   * @example
+   * await store.summarize({ accountId: 'acct_1', from: Date.UTC(2025, 0, 1) }, 'day');
+   * // [{ day: '2025-01-01', requests: 12, input_tokens: 3400, …, cost_usd: 0.021 }, …]
+   */
+  async summarize(filter: UsageFilter, groupBy: UsageGrouping): Promise<UsageSummaryRow[]> {
+    // Integer division in both databases (PostgreSQL: bigint / integer is bigint, truncated), which for
+    // timestamps after 1970 is the floor: the day number since the epoch. The divisor is a literal, not a
+    // bound value, so PostgreSQL sees the SELECT and GROUP BY expressions as the same.
+    const dayNumber = sql<number>`created_at / ${sql.lit(msPerDay)}`;
+    const totals = this.db
+      .selectFrom('usage_records')
+      .where((eb) => matching(eb, filter))
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('requests'),
+        eb.fn.sum<number | string>('input_tokens').as('input_tokens'),
+        eb.fn.sum<number | string>('cached_input_tokens').as('cached_input_tokens'),
+        eb.fn.sum<number | string>('output_tokens').as('output_tokens'),
+        eb.fn.sum<number | string>('reasoning_tokens').as('reasoning_tokens'),
+        eb.fn.sum<number | string>('image_count').as('image_count'),
+        eb.fn.sum<number | string>('cost_usd').as('cost_usd'),
+      ]);
+
+    if (groupBy === 'day') {
+      const rows = await totals.select(dayNumber.as('day_number')).groupBy(dayNumber).orderBy(dayNumber).execute();
+      return rows.map(({ day_number, ...sums }) => ({ day: dayString(Number(day_number)), ...numbers(sums) }));
+    }
+    const rows = await totals.select('model').groupBy('model').execute();
+    // Sorted here rather than in SQL: the databases' collations (and where they put NULL) differ.
+    return rows
+      .map(({ model, ...sums }) => ({ model, ...numbers(sums) }))
+      .sort((a, b) => (a.model === b.model ? 0 : a.model === null ? 1 : b.model === null ? -1 : a.model < b.model ? -1 : 1));
+  }
+
+  /**
+   * The newest records first, for a recent requests table. `before` (Unix ms, exclusive) pages back from
+   * the last record shown; `limit` is clamped to 1..{@link maxListLimit}.
+   */
+  async list(filter: UsageFilter, page: { limit: number; before?: number }): Promise<UsageRecord[]> {
+    const limit = Math.min(Math.max(Math.floor(page.limit) || 1, 1), maxListLimit);
+    const rows = await this.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where((eb) => matching(eb, filter))
+      .$if(page.before !== undefined, (query) => query.where('created_at', '<', page.before!))
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(fromUsageRow);
+  }
+
+  async count(filter: UsageFilter): Promise<number> {
+    const row = await this.db
+      .selectFrom('usage_records')
+      .where((eb) => matching(eb, filter))
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}
+
+function matching(eb: ExpressionBuilder<Database, 'usage_records'>, filter: UsageFilter) {
+  const conditions = [];
+  if (filter.accountId !== undefined) conditions.push(eb('account_id', '=', filter.accountId));
+  if (filter.keyId !== undefined) conditions.push(eb('key_id', '=', filter.keyId));
+  if (filter.model !== undefined) conditions.push(eb('model', '=', filter.model));
+  if (filter.from !== undefined) conditions.push(eb('created_at', '>=', filter.from));
+  if (filter.to !== undefined) conditions.push(eb('created_at', '<', filter.to));
+  return eb.and(conditions);
+}
+
+/** PostgreSQL sums `bigint` columns as `numeric`, which node-postgres hands over as a string. */
+function numbers<T extends Record<string, number | string | null>>(sums: T): { [K in keyof T]: number } {
+  return Object.fromEntries(Object.entries(sums).map(([name, value]) => [name, Number(value ?? 0)])) as { [K in keyof T]: number };
+}
+
+function dayString(dayNumber: number): string {
+  return new Date(dayNumber * msPerDay).toISOString().slice(0, 10);
+}
