@@ -33,16 +33,25 @@ export interface Metering {
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
+  const settle = (reservation: Reservation, outcome: Outcome) => {
+    const tokens = outcome.reported ? outcome.usage.inputTokens + outcome.usage.outputTokens : reservation.tokens;
+    const settled = deps.limits
+      .settle(reservation, { tokens, costUsd: outcome.costUsd })
+      .catch((error: unknown) => deps.logger.error({ err: error }, 'settling a limit reservation failed'))
+      .finally(() => settling.delete(settled));
+    settling.add(settled);
+  };
 
   const middleware: RequestHandler = async (req, res, next) => {
     const endpoint = meteredEndpoint(req);
     const principal = res.locals.principal as Principal | undefined;
     if (!endpoint || !principal) return next();
     const startedAt = Date.now();
-    const scopes = limitScopes(principal);
-    const reservation = scopes.length > 0 ? await reserve(deps.limits, scopes, estimateReservedTokens(req.body), res) : undefined;
+    let reservation: Reservation | undefined;
+    let outcome: Outcome | undefined;
+    // Registered before the limits are asked, so a refused request (429) is in the ledger too.
     res.once('close', () => {
-      const outcome = outcomeOf(req, res, endpoint, deps.registry);
+      outcome = outcomeOf(req, res, endpoint, deps.registry);
       deps.recorder.record({
         id: newUsageRecordId(),
         created_at: startedAt,
@@ -63,15 +72,14 @@ export function createMetering(deps: MeteringDependencies): Metering {
         cost_usd: outcome.costUsd,
         estimated: outcome.usage.estimated === true,
       });
-      if (reservation) {
-        const tokens = outcome.reported ? outcome.usage.inputTokens + outcome.usage.outputTokens : reservation.tokens;
-        const settled = deps.limits
-          .settle(reservation, { tokens, costUsd: outcome.costUsd })
-          .catch((error: unknown) => deps.logger.error({ err: error }, 'settling a limit reservation failed'))
-          .finally(() => settling.delete(settled));
-        settling.add(settled);
-      }
+      if (reservation) settle(reservation, outcome);
     });
+    const scopes = limitScopes(principal);
+    if (scopes.length > 0) {
+      reservation = await reserve(deps.limits, scopes, estimateReservedTokens(req.body), res);
+      // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
+      if (outcome) settle(reservation, outcome);
+    }
     next();
   };
 

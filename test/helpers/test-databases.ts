@@ -39,3 +39,25 @@ export const testDatabases = [
   ['SQLite', sqliteDatabase],
   ['PostgreSQL', postgresDatabase],
 ] as const;
+
+/**
+ * A fresh schema on the real PostgreSQL and a connection string that works in it, for gateways (or
+ * gateway processes) that open the database themselves; several of them can share one.
+ */
+export async function postgresSchemaUrl(): Promise<{ url: string; cleanup(): Promise<void> }> {
+  const schema = `gw_${process.pid}_${Date.now()}_${Math.floor(Math.random() * 1e6)}`;
+  const admin = new pg.Client({ connectionString: postgresUrl });
+  await admin.connect().catch((error: Error) => {
+    throw new Error(`PostgreSQL is not running at ${postgresUrl}: ${error.message}`);
+  });
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  return {
+    url: `${postgresUrl}?options=-c%20search_path%3D${schema}`,
+    cleanup: async () => {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+export const redisUrl = process.env.GATEWAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
