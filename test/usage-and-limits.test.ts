@@ -8,6 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
+import { connectTestRedis } from '../server/limits/limit-stores-for-tests.js';
 import { openDatabase } from '../server/store/database.js';
 import { adminApi } from './helpers/admin-api.js';
 import { runKeysCli, spawnGateway } from './helpers/spawn-gateway.js';
@@ -200,6 +201,7 @@ describe('two gateway instances sharing PostgreSQL and Redis', () => {
   let first: TestGateway;
   let second: TestGateway;
   before(async () => {
+    (await connectTestRedis(redisUrl)).disconnect(); // a clear failure when Redis is not running
     database = await postgresSchemaUrl();
     first = await startGateway({ config, databaseUrl: database.url, redisUrl });
     second = await startGateway({ config, databaseUrl: database.url, redisUrl });
