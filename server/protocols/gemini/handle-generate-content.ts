@@ -1,3 +1,4 @@
+import { camelCaseFieldNames } from './camel-case-field-names.js';
 import { geminiFeatureParams } from './gemini-params.js';
 import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
@@ -28,7 +29,7 @@ type Handler<O extends 'generateContent' | 'streamGenerateContent'> = (req: Type
 /** `POST /{v1beta,v1}/models/{model}:generateContent` on any model: one GenerateContentResponse. */
 export function createGenerateContentHandler(deps: GenerateDependencies): Handler<'generateContent'> {
   return async (req, res) => {
-    const answer = await startAnswer(deps, req.params.model, req.body, false, res);
+    const answer = await startAnswer(deps, req.params.model, camelCaseFieldNames(req.body), false, res);
     describeRoute(res, answer.target, answer.droppedParams);
     if (answer.kind !== 'response') throw new Error('a non-stream attempt answered with a stream');
     res.locals.usage = answer.usage();
@@ -43,7 +44,7 @@ export function createGenerateContentHandler(deps: GenerateDependencies): Handle
  */
 export function createStreamGenerateContentHandler(deps: GenerateDependencies): Handler<'streamGenerateContent'> {
   return async (req, res) => {
-    const answer = await startAnswer(deps, req.params.model, req.body, true, res);
+    const answer = await startAnswer(deps, req.params.model, camelCaseFieldNames(req.body), true, res);
     describeRoute(res, answer.target, answer.droppedParams);
     if (answer.kind !== 'stream') throw new Error('a stream attempt answered with a whole response');
     const out = openGeminiStream(res, req.query.alt);
