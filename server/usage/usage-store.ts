@@ -1,4 +1,5 @@
 import { sql, type ExpressionBuilder } from 'kysely';
+import type { components } from '../../generated/api.js';
 import type { Database, GatewayDb } from '../store/database.js';
 import { fromUsageRow, toUsageRow, type UsageRecord } from './usage-record.js';
 
@@ -13,18 +14,11 @@ export interface UsageFilter {
 
 export type UsageGrouping = 'day' | 'model';
 
-/** Totals of one group: one UTC day (`YYYY-MM-DD`) or one model (null for requests that never named one). */
-export interface UsageSummaryRow {
-  day?: string;
-  model?: string | null;
-  requests: number;
-  input_tokens: number;
-  cached_input_tokens: number;
-  output_tokens: number;
-  reasoning_tokens: number;
-  image_count: number;
-  cost_usd: number;
-}
+/**
+ * Totals of one group: one UTC day (`YYYY-MM-DD`) or one model (null for requests that never named one).
+ * The contract's `UsageBucket`, so a report is served as the store returns it.
+ */
+export type UsageSummaryRow = components['schemas']['UsageBucket'];
 
 /** Most records `list` returns at once. */
 export const maxListLimit = 1_000;
