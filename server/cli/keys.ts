@@ -25,7 +25,7 @@ async function run(argv: string[]): Promise<number> {
     switch (command) {
       case 'create': {
         if (!values.name) throw new UsageError('create needs --name <name>');
-        const { record, secret } = await store.create(values.name);
+        const { record, secret } = await store.create({ name: values.name });
         if (values.json) console.log(JSON.stringify({ ...record, key: secret }));
         else console.log(`${secret}\n(created ${record.id} "${record.name}"; the secret is not shown again)`);
         return 0;

@@ -40,7 +40,6 @@ export function createAuthentication(options: { keys: KeyAuthenticator; adminKey
       throw new GatewayError('permission', `The account '${principal.account.id}' of this API key is disabled.`, { code: 'account_disabled' });
     }
     res.locals.principal = principal;
-    res.locals.apiKey = principal.key;
     next();
   };
 }

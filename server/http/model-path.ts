@@ -8,6 +8,22 @@ const modelPath = /^(\/(?:v1|v1beta)\/models\/)(.+?)(:(?:generateContent|streamG
  * Encoding the slashes here lets one route template (`/v1/models/{model}`) match both forms; the validator
  * and Express decode the parameter back to the ID.
  */
+/**
+ * A model route's parts: the API version, the model ID (slashes decoded) and the Gemini action, if any.
+ * Undefined for other paths.
+ */
+export function splitModelPath(path: string): { version: 'v1' | 'v1beta'; model: string; action?: string } | undefined {
+  const match = modelPath.exec(path);
+  if (!match) return undefined;
+  let model = match[2]!;
+  try {
+    model = decodeURIComponent(model);
+  } catch {
+    // A malformed escape stays as sent; the route will not find such a model anyway.
+  }
+  return { version: match[1]!.startsWith('/v1beta/') ? 'v1beta' : 'v1', model, action: match[3]?.slice(1) };
+}
+
 export const encodeModelPathSegment: RequestHandler = (req, _res, next) => {
   const queryAt = req.url.indexOf('?');
   const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);

@@ -18,7 +18,7 @@ export function createRequestLogger(logger: Logger): RequestHandler {
           path,
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-          keyId: res.locals.apiKey?.id,
+          keyId: res.locals.principal?.key.id,
           route: res.locals.route,
           usage: res.locals.usage,
           completed: res.writableFinished,

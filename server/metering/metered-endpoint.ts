@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { splitModelPath } from '../http/model-path.js';
 
 /** What the ledger calls a request's protocol. */
 export type MeteredProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
@@ -10,8 +11,6 @@ export interface MeteredEndpoint {
   /** The model the client named, as sent (undefined when it named none, e.g. an image request without `model`). */
   requestedModel?: string;
 }
-
-const geminiAction = /^\/(v1beta|v1)\/models\/([^/]+(?:%2F[^/]+)*):(generateContent|streamGenerateContent|countTokens)$/i;
 
 /**
  * Whether a request is a model request, metered (limits, usage ledger) on every surface alike. Decided
@@ -32,19 +31,7 @@ export function meteredEndpoint(req: Request): MeteredEndpoint | undefined {
     case '/v1/images/edits':
       return { protocol: 'openai-images', endpoint: `POST ${req.path}`, requestedModel: bodyModel };
   }
-  const gemini = geminiAction.exec(req.path);
-  if (!gemini) return undefined;
-  return {
-    protocol: 'gemini',
-    endpoint: `POST /${gemini[1]}/models/{model}:${gemini[3]}`,
-    requestedModel: safeDecode(gemini[2]!).replace(/^models\//, ''),
-  };
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
-  }
+  const gemini = splitModelPath(req.path);
+  if (!gemini?.action) return undefined;
+  return { protocol: 'gemini', endpoint: `POST /${gemini.version}/models/{model}:${gemini.action}`, requestedModel: gemini.model };
 }

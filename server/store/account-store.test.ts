@@ -35,7 +35,7 @@ for (const [name, open] of testDatabases) {
       assert.equal(await accounts.update('acct_nope', { name: 'x' }), undefined);
 
       const { record, secret } = await keys.create({ name: 'k', accountId: account.id, permissions: { max_images: 1 } });
-      const plain = await keys.create('plain');
+      const plain = await keys.create({ name: 'plain' });
       assert.deepEqual(await keys.findActiveByHash(hashKeySecret(secret)), record);
       assert.equal(plain.record.account_id, defaultAccountId);
       assert.deepEqual((await keys.list(account.id)).map((key) => key.id), [record.id]);

@@ -23,7 +23,7 @@ for (const [name, open] of testDatabases) {
       await migrateToLatest(db); // idempotent
       store = new KeyStore(db);
 
-      const { record, secret } = await store.create('alpha');
+      const { record, secret } = await store.create({ name: 'alpha' });
       assert.match(secret, /^sk-gw-[A-Za-z0-9_-]{43}$/);
       assert.equal(record.prefix, secret.slice(0, 10));
       assert.equal(typeof record.created_at, 'number');

@@ -38,8 +38,7 @@ function toRecord(row: KeyRow): KeyRecord {
 export class KeyStore {
   constructor(private readonly db: GatewayDb) {}
 
-  async create(key: NewKey | string): Promise<{ record: KeyRecord; secret: string }> {
-    const { name, accountId = defaultAccountId, permissions = {}, limits = {} } = typeof key === 'string' ? { name: key } : key;
+  async create({ name, accountId = defaultAccountId, permissions = {}, limits = {} }: NewKey): Promise<{ record: KeyRecord; secret: string }> {
     const secret = generateKeySecret();
     const record: KeyRecord = {
       id: `key_${randomBytes(8).toString('hex')}`,

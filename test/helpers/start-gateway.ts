@@ -43,7 +43,7 @@ export async function startGateway(
   const adminKey = `admin-${Math.random().toString(36).slice(2)}`;
   const db = await openDatabase({ dataDir, databaseUrl: options.databaseUrl });
   await migrateToLatest(db);
-  const { secret } = await new KeyStore(db).create('test');
+  const { secret } = await new KeyStore(db).create({ name: 'test' });
   const app = await createApp({
     config: options.config ?? testConfig,
     settings: { adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl },

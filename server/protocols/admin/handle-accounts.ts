@@ -3,7 +3,7 @@ import { GatewayError } from '../../http/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { AccountRecord, AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';
-import { renderKey } from './render-key.js';
+import { renderCreatedKey, renderKey } from './render-key.js';
 
 type AccountHandlers = Pick<OperationHandlers, 'createAccount' | 'listAccounts' | 'getAccount' | 'updateAccount' | 'createAccountKey' | 'listAccountKeys'>;
 
@@ -35,8 +35,7 @@ export function createAccountHandlers(accounts: AccountStore, keys: KeyStore, au
     },
     async createAccountKey(req, res) {
       const account = await existing(req.params.account_id);
-      const { record, secret } = await keys.create({ ...req.body, accountId: account.id });
-      res.status(201).json({ ...renderKey(record), key: secret });
+      res.status(201).json(renderCreatedKey(await keys.create({ ...req.body, accountId: account.id })));
     },
     async listAccountKeys(req, res) {
       const account = await existing(req.params.account_id);

@@ -5,7 +5,7 @@ import type { AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';
 import { defaultAccountId } from '../../store/migrations.js';
 import { accountNotFound } from './handle-accounts.js';
-import { renderKey } from './render-key.js';
+import { renderCreatedKey, renderKey } from './render-key.js';
 
 type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'revokeKey'>;
 
@@ -15,8 +15,7 @@ export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authe
     async createKey(req, res) {
       const { account_id: accountId = defaultAccountId, ...key } = req.body;
       if (!(await accounts.get(accountId))) throw accountNotFound(accountId);
-      const { record, secret } = await store.create({ ...key, accountId });
-      res.status(201).json({ ...renderKey(record), key: secret });
+      res.status(201).json(renderCreatedKey(await store.create({ ...key, accountId })));
     },
     async listKeys(_req, res) {
       res.json({ object: 'list', data: (await store.list()).map(renderKey) });

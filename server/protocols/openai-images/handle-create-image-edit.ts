@@ -2,10 +2,10 @@ import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import type { ImageEditRequest, ImageFormat } from '../../core/image-types.js';
 import { answerWithImages } from './answer-with-images.js';
-import { checkImageParams, type ImageResponseFormat } from './check-image-params.js';
+import { admitImageRequest } from './admit-image-request.js';
+import type { ImageResponseFormat } from './check-image-params.js';
 import type { ImageServices } from './image-services.js';
 import { readSourceImages, type UploadedFiles } from './read-source-images.js';
-import { resolveImageModel } from './resolve-image-model.js';
 
 /**
  * `POST /v1/images/edits` (multipart). The upload middleware has written the files to disk and the
@@ -15,21 +15,18 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
   return async (req, res) => {
     const fields = textFields(req.body as Record<string, unknown>);
     const { access } = principalOf(res);
-    const model = resolveImageModel(services.registry, fields.model, 'image_edit', access);
-    const n = fields.n === undefined ? undefined : Number(fields.n);
     const outputFormat = fields.output_format as ImageFormat | undefined;
-    const { responseFormat } = checkImageParams(model, {
-      n,
+    const { model, n, responseFormat } = admitImageRequest(services.registry, access, 'image_edit', fields.model, {
+      n: fields.n === undefined ? undefined : Number(fields.n),
       size: fields.size,
       responseFormat: fields.response_format as ImageResponseFormat | undefined,
       outputFormat,
       background: fields.background,
     });
-    access.assertImageRequest('image_edit', { n: n ?? 1, size: fields.size });
     const { images, mask } = await readSourceImages((req as { files?: UploadedFiles }).files);
     const request: ImageEditRequest = {
       prompt: fields.prompt!,
-      n: n ?? 1,
+      n,
       size: fields.size,
       quality: fields.quality,
       outputFormat,
