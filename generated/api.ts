@@ -20,6 +20,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/openapi.yaml": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This API's contract
+         * @description The OpenAPI 3.0.3 document the gateway validates every request against, as YAML. Needs no key.
+         */
+        get: operations["getOpenApiSpec"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/completions": {
         parameters: {
             query?: never;
@@ -454,6 +474,80 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's key and account
+         * @description Who the presented API key is: the key (without its secret) and its account, with the permissions and
+         *     limits that bound it. The console signs in with this.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List your account's keys
+         * @description Every key of the caller's account, newest first, without secrets; revoked ones have `revoked_at`.
+         */
+        get: operations["listMyKeys"];
+        put?: never;
+        /**
+         * Create a key for your account
+         * @description The secret is in this response only. The new key gets the same key-level permissions and limits as
+         *     the key that asks, so a narrowed key cannot make a broader one (the admin API sets others).
+         */
+        post: operations["createMyKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `id` (not its secret).
+                 * @example key_3f9a1c2b7d4e8f60
+                 */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a key of your account
+         * @description The next request made with the key gets 401 (within the key cache's lifetime on other instances,
+         *     1 s). A key may revoke itself. Revoking twice is harmless. Another account's key is a 404.
+         */
+        delete: operations["revokeMyKey"];
+        options?: never;
+        head?: never;
+        /** Rename a key of your account */
+        patch: operations["renameMyKey"];
+        trace?: never;
+    };
     "/admin/v1/keys": {
         parameters: {
             query?: never;
@@ -495,7 +589,8 @@ export type paths = {
         delete: operations["revokeKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename an API key */
+        patch: operations["renameKey"];
         trace?: never;
     };
     "/admin/v1/accounts": {
@@ -598,6 +693,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/usage/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Recent requests of any account
+         * @description The ledger rows of `GET /v1/usage/records`, for any account or all of them.
+         */
+        get: operations["listUsageRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/models": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every configured model
+         * @description All models in the OpenAI list shape with capabilities, prices and image settings, whoever may use them.
+         */
+        get: operations["listAllModels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -610,6 +745,27 @@ export type paths = {
          * @description The same report as the admin one, for the caller's own account only.
          */
         get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/usage/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's recent requests
+         * @description Rows of the usage ledger, newest first, for the caller's own account. With `Accept: text/csv` the
+         *     answer is every matching row (up to 1,000,000) as CSV, streamed, instead of one JSON page.
+         */
+        get: operations["listMyUsageRecords"];
         put?: never;
         post?: never;
         delete?: never;
@@ -669,6 +825,29 @@ export type components = {
             owned_by: string;
             /** @description Gateway extension; what the model can do. */
             capabilities: components["schemas"]["ModelCapability"][];
+            pricing?: components["schemas"]["ModelPricing"];
+            images?: components["schemas"]["ModelImageSettings"];
+        };
+        /** @description Gateway extension; the configured prices in US dollars, as usage costs are computed. */
+        ModelPricing: {
+            /** @description Per million input tokens. */
+            input_per_mtok: number;
+            /** @description Per million cached input tokens (default the input price). */
+            cached_input_per_mtok?: number;
+            /** @description Per million output tokens. */
+            output_per_mtok: number;
+            /** @description Per generated or edited image. */
+            per_image: number;
+        };
+        /** @description Gateway extension on image models; the values their requests may take. */
+        ModelImageSettings: {
+            /** @description The sizes it takes; absent: any `WIDTHxHEIGHT`. */
+            sizes?: string[];
+            max_n: number;
+            response_formats: ("url" | "b64_json")[];
+            /** @enum {string} */
+            default_response_format: "url" | "b64_json";
+            output_formats: ("png" | "jpeg" | "webp")[];
         };
         /** @enum {string} */
         ModelCapability: "chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit";
@@ -706,6 +885,16 @@ export type components = {
             account_id?: string;
             permissions?: components["schemas"]["Permissions"];
             limits?: components["schemas"]["Limits"];
+        };
+        KeyNameRequest: {
+            /** @description A label for people; not secret. */
+            name: string;
+        };
+        Me: {
+            /** @enum {string} */
+            object: "me";
+            key: components["schemas"]["Key"];
+            account: components["schemas"]["Account"];
         };
         Key: {
             /** @description Stable identifier, `key_…`. */
@@ -810,6 +999,40 @@ export type components = {
             image_count: number;
             /** @description From the configured prices. */
             cost_usd: number;
+        };
+        /** @description One row of the usage ledger; token counts as OpenAI counts them. */
+        UsageRecord: {
+            id: string;
+            /** @description Unix milliseconds. */
+            created_at: number;
+            /** @description The `x-request-id` the client was answered with. */
+            request_id: string;
+            account_id: string;
+            key_id: string;
+            /** @description Null when the request named no known model. */
+            model: string | null;
+            /** @description The API that was called: `openai-chat`, `openai-responses`, `openai-images`, `anthropic-messages` or `gemini`. */
+            protocol: string;
+            /** @description The operation, e.g. `POST /v1/chat/completions`. */
+            endpoint: string;
+            /** @description The HTTP status the client got. */
+            status: number;
+            input_tokens: number;
+            cached_input_tokens: number;
+            output_tokens: number;
+            reasoning_tokens: number;
+            image_count: number;
+            latency_ms: number;
+            cost_usd: number;
+            /** @description True when the token counts are the gateway's estimate. */
+            estimated: boolean;
+        };
+        UsageRecordList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["UsageRecord"][];
+            /** @description Pass as `before` for the next page; null on the last one. */
+            next_before: string | null;
         };
         /**
          * @description OpenAI Chat Completions request. Fields the gateway does not know are accepted and ignored, as new
@@ -2505,6 +2728,15 @@ export type components = {
          * @example acct_3f9a1c2b7d4e8f60
          */
         AccountId: string;
+        /**
+         * @description The key's `id` (not its secret).
+         * @example key_3f9a1c2b7d4e8f60
+         */
+        KeyId: string;
+        /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+        UsageRecordLimit: number;
+        /** @description The `next_before` of the previous page, to read on from there. */
+        UsageRecordCursor: string;
         /** @description Only this key's requests. */
         UsageKeyId: string;
         /** @description Only this model's requests. */
@@ -2578,6 +2810,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getOpenApiSpec: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The spec. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/yaml": string;
                 };
             };
             default: components["responses"]["OpenAIError"];
@@ -3244,6 +3497,140 @@ export interface operations {
             default: components["responses"]["GeminiErrorResponse"];
         };
     };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The caller. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listMyKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyList"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createMyKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyNameRequest"];
+            };
+        };
+        responses: {
+            /** @description The new key, with its secret. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedKey"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    revokeMyKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `id` (not its secret).
+                 * @example key_3f9a1c2b7d4e8f60
+                 */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    renameMyKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `id` (not its secret).
+                 * @example key_3f9a1c2b7d4e8f60
+                 */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyNameRequest"];
+            };
+        };
+        responses: {
+            /** @description The key as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
     listKeys: {
         parameters: {
             query?: never;
@@ -3317,6 +3704,40 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
+            401: components["responses"]["AdminUnauthorized"];
+            404: components["responses"]["AdminNotFound"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    renameKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's `id` (not its secret).
+                 * @example key_3f9a1c2b7d4e8f60
+                 */
+                key_id: components["parameters"]["KeyId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KeyNameRequest"];
+            };
+        };
+        responses: {
+            /** @description The key as it is now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Key"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             404: components["responses"]["AdminNotFound"];
             default: components["responses"]["AdminError"];
@@ -3532,6 +3953,66 @@ export interface operations {
             default: components["responses"]["AdminError"];
         };
     };
+    listUsageRecords: {
+        parameters: {
+            query?: {
+                account_id?: string;
+                /** @description Only this key's requests. */
+                key_id?: components["parameters"]["UsageKeyId"];
+                /** @description Only this model's requests. */
+                model?: components["parameters"]["UsageModel"];
+                /** @description Unix seconds; requests at or after it (default 30 days ago). */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Unix seconds; requests before it (default now). */
+                to?: components["parameters"]["UsageTo"];
+                /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+                limit?: components["parameters"]["UsageRecordLimit"];
+                /** @description The `next_before` of the previous page, to read on from there. */
+                before?: components["parameters"]["UsageRecordCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, or all of them as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageRecordList"];
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    listAllModels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The models. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModelList"];
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
     getUsage: {
         parameters: {
             query?: {
@@ -3559,6 +4040,43 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["UsageReport"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listMyUsageRecords: {
+        parameters: {
+            query?: {
+                /** @description Only this key's requests. */
+                key_id?: components["parameters"]["UsageKeyId"];
+                /** @description Only this model's requests. */
+                model?: components["parameters"]["UsageModel"];
+                /** @description Unix seconds; requests at or after it (default 30 days ago). */
+                from?: components["parameters"]["UsageFrom"];
+                /** @description Unix seconds; requests before it (default now). */
+                to?: components["parameters"]["UsageTo"];
+                /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+                limit?: components["parameters"]["UsageRecordLimit"];
+                /** @description The `next_before` of the previous page, to read on from there. */
+                before?: components["parameters"]["UsageRecordCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of records, or all of them as CSV. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageRecordList"];
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["OpenAIBadRequest"];

@@ -24,6 +24,7 @@ export type OperationHandler<O extends OperationId> = (req: TypedRequest<O>, res
 /** One handler per operationId in the spec. */
 export interface OperationHandlers {
   getHealth: OperationHandler<'getHealth'>;
+  getOpenApiSpec: OperationHandler<'getOpenApiSpec'>;
   createChatCompletion: OperationHandler<'createChatCompletion'>;
   listModels: OperationHandler<'listModels'>;
   retrieveModel: OperationHandler<'retrieveModel'>;
@@ -44,9 +45,15 @@ export interface OperationHandlers {
   countTokensV1: OperationHandler<'countTokensV1'>;
   listGeminiModels: OperationHandler<'listGeminiModels'>;
   getGeminiModel: OperationHandler<'getGeminiModel'>;
+  getMe: OperationHandler<'getMe'>;
+  listMyKeys: OperationHandler<'listMyKeys'>;
+  createMyKey: OperationHandler<'createMyKey'>;
+  revokeMyKey: OperationHandler<'revokeMyKey'>;
+  renameMyKey: OperationHandler<'renameMyKey'>;
   listKeys: OperationHandler<'listKeys'>;
   createKey: OperationHandler<'createKey'>;
   revokeKey: OperationHandler<'revokeKey'>;
+  renameKey: OperationHandler<'renameKey'>;
   listAccounts: OperationHandler<'listAccounts'>;
   createAccount: OperationHandler<'createAccount'>;
   getAccount: OperationHandler<'getAccount'>;
@@ -54,7 +61,10 @@ export interface OperationHandlers {
   listAccountKeys: OperationHandler<'listAccountKeys'>;
   createAccountKey: OperationHandler<'createAccountKey'>;
   getAdminUsage: OperationHandler<'getAdminUsage'>;
+  listUsageRecords: OperationHandler<'listUsageRecords'>;
+  listAllModels: OperationHandler<'listAllModels'>;
   getUsage: OperationHandler<'getUsage'>;
+  listMyUsageRecords: OperationHandler<'listMyUsageRecords'>;
 }
 
 export type ProtocolFamily = 'openai' | 'anthropic' | 'gemini' | 'admin';
@@ -72,6 +82,7 @@ export interface OperationRoute {
 
 export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'getHealth', method: 'get', path: '/healthz', expressPath: "/healthz", protocol: 'openai', security: 'public' },
+  { operationId: 'getOpenApiSpec', method: 'get', path: '/openapi.yaml', expressPath: "/openapi.yaml", protocol: 'openai', security: 'public' },
   { operationId: 'createChatCompletion', method: 'post', path: '/v1/chat/completions', expressPath: "/v1/chat/completions", protocol: 'openai', security: 'key' },
   { operationId: 'listModels', method: 'get', path: '/v1/models', expressPath: "/v1/models", protocol: 'openai', security: 'key' },
   { operationId: 'retrieveModel', method: 'get', path: '/v1/models/{model}', expressPath: "/v1/models/:model", protocol: 'openai', security: 'key' },
@@ -92,9 +103,15 @@ export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'countTokensV1', method: 'post', path: '/v1/models/{model}:countTokens', expressPath: "/v1/models/:model\\:countTokens", protocol: 'gemini', security: 'key' },
   { operationId: 'listGeminiModels', method: 'get', path: '/v1beta/models', expressPath: "/v1beta/models", protocol: 'gemini', security: 'key' },
   { operationId: 'getGeminiModel', method: 'get', path: '/v1beta/models/{model}', expressPath: "/v1beta/models/:model", protocol: 'gemini', security: 'key' },
+  { operationId: 'getMe', method: 'get', path: '/v1/me', expressPath: "/v1/me", protocol: 'openai', security: 'key' },
+  { operationId: 'listMyKeys', method: 'get', path: '/v1/keys', expressPath: "/v1/keys", protocol: 'openai', security: 'key' },
+  { operationId: 'createMyKey', method: 'post', path: '/v1/keys', expressPath: "/v1/keys", protocol: 'openai', security: 'key' },
+  { operationId: 'revokeMyKey', method: 'delete', path: '/v1/keys/{key_id}', expressPath: "/v1/keys/:key_id", protocol: 'openai', security: 'key' },
+  { operationId: 'renameMyKey', method: 'patch', path: '/v1/keys/{key_id}', expressPath: "/v1/keys/:key_id", protocol: 'openai', security: 'key' },
   { operationId: 'listKeys', method: 'get', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'createKey', method: 'post', path: '/admin/v1/keys', expressPath: "/admin/v1/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'revokeKey', method: 'delete', path: '/admin/v1/keys/{key_id}', expressPath: "/admin/v1/keys/:key_id", protocol: 'admin', security: 'admin' },
+  { operationId: 'renameKey', method: 'patch', path: '/admin/v1/keys/{key_id}', expressPath: "/admin/v1/keys/:key_id", protocol: 'admin', security: 'admin' },
   { operationId: 'listAccounts', method: 'get', path: '/admin/v1/accounts', expressPath: "/admin/v1/accounts", protocol: 'admin', security: 'admin' },
   { operationId: 'createAccount', method: 'post', path: '/admin/v1/accounts', expressPath: "/admin/v1/accounts", protocol: 'admin', security: 'admin' },
   { operationId: 'getAccount', method: 'get', path: '/admin/v1/accounts/{account_id}', expressPath: "/admin/v1/accounts/:account_id", protocol: 'admin', security: 'admin' },
@@ -102,5 +119,8 @@ export const operationRoutes: readonly OperationRoute[] = [
   { operationId: 'listAccountKeys', method: 'get', path: '/admin/v1/accounts/{account_id}/keys', expressPath: "/admin/v1/accounts/:account_id/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'createAccountKey', method: 'post', path: '/admin/v1/accounts/{account_id}/keys', expressPath: "/admin/v1/accounts/:account_id/keys", protocol: 'admin', security: 'admin' },
   { operationId: 'getAdminUsage', method: 'get', path: '/admin/v1/usage', expressPath: "/admin/v1/usage", protocol: 'admin', security: 'admin' },
+  { operationId: 'listUsageRecords', method: 'get', path: '/admin/v1/usage/records', expressPath: "/admin/v1/usage/records", protocol: 'admin', security: 'admin' },
+  { operationId: 'listAllModels', method: 'get', path: '/admin/v1/models', expressPath: "/admin/v1/models", protocol: 'admin', security: 'admin' },
   { operationId: 'getUsage', method: 'get', path: '/v1/usage', expressPath: "/v1/usage", protocol: 'openai', security: 'key' },
+  { operationId: 'listMyUsageRecords', method: 'get', path: '/v1/usage/records', expressPath: "/v1/usage/records", protocol: 'openai', security: 'key' },
 ];

@@ -3,6 +3,7 @@
 // Node 20's --test takes no globs, so the files are listed here. Extra arguments narrow the run:
 //   npm test -- test/openai-sdk.test.ts server/providers/anthropic/
 import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { readdir, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 
@@ -23,6 +24,11 @@ async function findTests(dir) {
 const expand = async (path) => ((await stat(path)).isDirectory() ? findTests(path) : [path]);
 const requested = process.argv.slice(2);
 const files = (await Promise.all((requested.length ? requested : roots).map(expand))).flat().sort();
+// The console's browser tests load dist/: build it from the sources as they are now.
+const build = spawn(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
+const [buildCode] = await once(build, 'exit');
+if (buildCode !== 0) process.exit(buildCode ?? 1);
+
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
   stdio: 'inherit',
   env: { ...process.env, NODE_ENV: 'test' },

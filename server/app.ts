@@ -7,6 +7,7 @@ import { ModelRegistry } from './core/model-registry.js';
 import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
+import { createBrowserPages } from './console/browser-pages.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
@@ -68,6 +69,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(assignRequestId);
   app.use(createRequestLogger(logger));
   app.use(encodeModelPathSegment);
+  // Before auth: the console and the docs are static pages anyone may load (the console asks for a key).
+  app.use(await createBrowserPages());
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use(metering.middleware);
@@ -81,7 +84,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   ];
   registerRoutes(
     app,
-    createHandlers({
+    await createHandlers({
       registry,
       router,
       keys,

@@ -3,7 +3,9 @@ import { operationRoutes, type OperationHandlers } from '../generated/operations
 import type { ModelRegistry } from './core/model-registry.js';
 import type { Router } from './core/router.js';
 import type { KeyAuthenticator } from './keys/key-authenticator.js';
+import { createMyKeyHandlers } from './protocols/account/handle-my-keys.js';
 import { createAccountHandlers } from './protocols/admin/handle-accounts.js';
+import { createListAllModelsHandler } from './protocols/admin/handle-all-models.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { createUsageHandlers } from './protocols/usage/handle-usage.js';
 import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
@@ -17,6 +19,7 @@ import { createGetImageFileHandler } from './protocols/openai-images/handle-get-
 import type { ImageServices } from './protocols/openai-images/image-services.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
+import { createOpenApiSpecHandler } from './protocols/operations/handle-openapi-spec.js';
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
 import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
 import type { AccountStore } from './store/account-store.js';
@@ -41,16 +44,19 @@ export interface HandlerDependencies {
  * Every operation of the contract, keyed by operationId. The type makes a spec operation without a
  * handler a compile error.
  */
-export function createHandlers(deps: HandlerDependencies): OperationHandlers {
+export async function createHandlers(deps: HandlerDependencies): Promise<OperationHandlers> {
   return {
     getHealth: (_req, res) => {
       res.json({ status: 'ok' });
     },
+    getOpenApiSpec: await createOpenApiSpecHandler(),
     createChatCompletion: createChatCompletionHandler(deps.registry, deps.router),
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),
     ...createKeyHandlers(deps.keys, deps.accounts, deps.authenticator),
     ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
+    ...createMyKeyHandlers(deps.keys, deps.authenticator),
+    listAllModels: createListAllModelsHandler(deps.registry),
     ...createUsageHandlers(deps.usage),
     createResponse: createResponseHandler({
       registry: deps.registry,

@@ -5,12 +5,13 @@ import { GatewayError } from './gateway-error.js';
 import { protocolFamilyForRequest, type ProtocolFamily } from './protocol-family.js';
 
 /**
- * Routes anyone may call: the health probe and temporary image URLs (their unguessable names are the
- * credential). Everything else needs a key. A test checks this list against the spec's `security: []`.
+ * Routes anyone may call: the health probe, the contract itself and temporary image URLs (their
+ * unguessable names are the credential). Everything else needs a key. A test checks this list against the
+ * spec's `security: []`. (The console and docs pages are served before authentication; see app.ts.)
  */
 export function isPublicRoute(method: string, path: string): boolean {
   if (method !== 'GET' && method !== 'HEAD') return false;
-  return path === '/healthz' || path.startsWith('/v1/images/files/');
+  return path === '/healthz' || path === '/openapi.yaml' || path.startsWith('/v1/images/files/');
 }
 
 /**

@@ -65,15 +65,40 @@ export class KeyStore {
     return rows.map(toRecord);
   }
 
-  /** Marks a key revoked (keeping the first revocation time); undefined when no such key exists. */
-  async revoke(id: string): Promise<KeyRecord | undefined> {
+  /**
+   * Marks a key revoked (keeping the first revocation time); undefined when no such key exists, or when
+   * `accountId` is given and the key belongs to another account.
+   */
+  async revoke(id: string, accountId?: string): Promise<KeyRecord | undefined> {
     await this.db
       .updateTable('api_keys')
       .set({ revoked_at: Math.floor(Date.now() / 1000) })
       .where('id', '=', id)
+      .$if(accountId !== undefined, (query) => query.where('account_id', '=', accountId!))
       .where('revoked_at', 'is', null)
       .execute();
-    const row = await this.db.selectFrom('api_keys').select(columns).where('id', '=', id).executeTakeFirst();
+    return this.get(id, accountId);
+  }
+
+  /** Gives a key a new name; undefined as for {@link revoke}. */
+  async rename(id: string, name: string, accountId?: string): Promise<KeyRecord | undefined> {
+    await this.db
+      .updateTable('api_keys')
+      .set({ name })
+      .where('id', '=', id)
+      .$if(accountId !== undefined, (query) => query.where('account_id', '=', accountId!))
+      .execute();
+    return this.get(id, accountId);
+  }
+
+  /** A key by ID, revoked or not; undefined when missing or, with `accountId`, another account's. */
+  async get(id: string, accountId?: string): Promise<KeyRecord | undefined> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .select(columns)
+      .where('id', '=', id)
+      .$if(accountId !== undefined, (query) => query.where('account_id', '=', accountId!))
+      .executeTakeFirst();
     return row && toRecord(row);
   }
 

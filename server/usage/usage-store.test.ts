@@ -62,7 +62,7 @@ for (const [name, open] of testDatabases) {
       const listed = await store.list({}, { limit: 10 });
       assert.deepEqual(listed, [...records].reverse());
       assert.deepEqual(await store.list({}, { limit: 2 }), [records[3], records[2]]);
-      assert.deepEqual(await store.list({ accountId: 'acct_a' }, { limit: 10, before: records[2].created_at }), [records[1], records[0]]);
+      assert.deepEqual(await store.list({ accountId: 'acct_a' }, { limit: 10, after: { createdAt: records[2].created_at, id: records[2].id } }), [records[1], records[0]]);
       assert.equal((await store.list({}, { limit: 5_000 })).length, 4);
     });
 

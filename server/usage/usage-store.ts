@@ -20,6 +20,12 @@ export type UsageGrouping = 'day' | 'model';
  */
 export type UsageSummaryRow = components['schemas']['UsageBucket'];
 
+/** Where a page of `list` ended: its last record's time and ID. */
+export interface UsageListPosition {
+  createdAt: number;
+  id: string;
+}
+
 /** Most records `list` returns at once. */
 export const maxListLimit = 1_000;
 
@@ -89,16 +95,20 @@ export class UsageStore {
   }
 
   /**
-   * The newest records first, for a recent requests table. `before` (Unix ms, exclusive) pages back from
-   * the last record shown; `limit` is clamped to 1..{@link maxListLimit}.
+   * The newest records first, for a recent requests table. `after` pages on from the last record shown
+   * (ties on the millisecond are broken by ID, so no record is skipped or repeated); `limit` is clamped to
+   * 1..{@link maxListLimit}.
    */
-  async list(filter: UsageFilter, page: { limit: number; before?: number }): Promise<UsageRecord[]> {
+  async list(filter: UsageFilter, page: { limit: number; after?: UsageListPosition }): Promise<UsageRecord[]> {
     const limit = Math.min(Math.max(Math.floor(page.limit) || 1, 1), maxListLimit);
+    const after = page.after;
     const rows = await this.db
       .selectFrom('usage_records')
       .selectAll()
       .where((eb) => matching(eb, filter))
-      .$if(page.before !== undefined, (query) => query.where('created_at', '<', page.before!))
+      .$if(after !== undefined, (query) =>
+        query.where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)])])),
+      )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .limit(limit)

@@ -7,7 +7,7 @@ import { renderCreatedKey, renderKey } from './render-key.js';
 
 type AccountHandlers = Pick<OperationHandlers, 'createAccount' | 'listAccounts' | 'getAccount' | 'updateAccount' | 'createAccountKey' | 'listAccountKeys'>;
 
-const renderAccount = (account: AccountRecord) => ({ object: 'account' as const, ...account });
+export const renderAccount = (account: AccountRecord) => ({ object: 'account' as const, ...account });
 
 /** The admin account API: accounts, their permissions and limits, and the keys they own. */
 export function createAccountHandlers(accounts: AccountStore, keys: KeyStore, authenticator: KeyAuthenticator): AccountHandlers {

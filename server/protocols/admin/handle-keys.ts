@@ -1,15 +1,14 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
-import { GatewayError } from '../../http/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';
 import { defaultAccountId } from '../../store/migrations.js';
 import { accountNotFound } from './handle-accounts.js';
-import { renderCreatedKey, renderKey } from './render-key.js';
+import { keyNotFound, renderCreatedKey, renderKey } from './render-key.js';
 
-type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'revokeKey'>;
+type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'renameKey' | 'revokeKey'>;
 
-/** The admin key API: create (the only time a secret is shown), list and revoke. */
+/** The admin key API: create (the only time a secret is shown), list, rename and revoke. */
 export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authenticator: KeyAuthenticator): KeyHandlers {
   return {
     async createKey(req, res) {
@@ -20,9 +19,15 @@ export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authe
     async listKeys(_req, res) {
       res.json({ object: 'list', data: (await store.list()).map(renderKey) });
     },
+    async renameKey(req, res) {
+      const record = await store.rename(req.params.key_id, req.body.name);
+      if (!record) throw keyNotFound(req.params.key_id);
+      authenticator.forget(record.id);
+      res.json(renderKey(record));
+    },
     async revokeKey(req, res) {
       const record = await store.revoke(req.params.key_id);
-      if (!record) throw new GatewayError('not_found', `No key with id ${req.params.key_id}.`, { param: 'key_id' });
+      if (!record) throw keyNotFound(req.params.key_id);
       authenticator.forget(record.id);
       res.json(renderKey(record));
     },

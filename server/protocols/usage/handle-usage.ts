@@ -1,8 +1,11 @@
+import type { Request, Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { principalOf } from '../../access/principal-of.js';
-import type { UsageStore } from '../../usage/usage-store.js';
+import type { UsageFilter, UsageStore } from '../../usage/usage-store.js';
+import { decodeUsageCursor, encodeUsageCursor } from './usage-record-cursor.js';
+import { writeUsageCsv } from './write-usage-csv.js';
 
-type UsageHandlers = Pick<OperationHandlers, 'getAdminUsage' | 'getUsage'>;
+type UsageHandlers = Pick<OperationHandlers, 'getAdminUsage' | 'getUsage' | 'listUsageRecords' | 'listMyUsageRecords'>;
 
 /** Query values arrive as strings (the validator has checked their form). */
 interface UsageQuery {
@@ -12,18 +15,39 @@ interface UsageQuery {
   from?: string;
   to?: string;
   group_by?: 'day' | 'model';
+  limit?: string;
+  before?: string;
 }
 
 const defaultWindowSeconds = 30 * 86_400;
+const defaultRecordLimit = 100;
 
-/** `GET /admin/v1/usage` (any account) and `GET /v1/usage` (the caller's own account only). */
+/**
+ * The usage reports (`/admin/v1/usage`, `/v1/usage`) and the recent requests lists (`…/usage/records`).
+ * The admin routes read any account (or all); the `/v1` ones only the caller's own.
+ */
 export function createUsageHandlers(store: UsageStore): UsageHandlers {
   const report = async (query: UsageQuery, accountId: string | undefined) => {
-    const to = query.to === undefined ? Math.floor(Date.now() / 1000) + 1 : Number(query.to);
-    const from = query.from === undefined ? to - defaultWindowSeconds : Number(query.from);
+    const { from, to } = timeWindow(query);
     const groupBy = query.group_by ?? 'day';
-    const data = await store.summarize({ accountId, keyId: query.key_id, model: query.model, from: from * 1000, to: to * 1000 }, groupBy);
+    const data = await store.summarize(filterOf(query, accountId), groupBy);
     return { object: 'usage_report' as const, group_by: groupBy, from, to, data };
+  };
+  const records = async (req: Request, res: Response, accountId: string | undefined) => {
+    const query = req.query as UsageQuery;
+    const filter = filterOf(query, accountId);
+    // CSV only when asked for by name: `*/*` and a missing Accept get the JSON page (the first listed wins ties).
+    if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
+      return writeUsageCsv(res, store, filter, `usage-${new Date().toISOString().slice(0, 10)}.csv`);
+    }
+    const limit = query.limit === undefined ? defaultRecordLimit : Number(query.limit);
+    const after = query.before === undefined ? undefined : decodeUsageCursor(query.before);
+    // One more than asked tells whether another page exists without a count.
+    const page = await store.list(filter, { limit: limit + 1, after });
+    // Which upstream deployment served a request is the operator's business, not the contract's.
+    const data = page.slice(0, limit).map(({ deployment: _deployment, ...record }) => record);
+    const last = data[data.length - 1];
+    res.json({ object: 'list', data, next_before: page.length > limit ? encodeUsageCursor({ createdAt: last.created_at, id: last.id }) : null });
   };
   return {
     async getAdminUsage(req, res) {
@@ -33,5 +57,23 @@ export function createUsageHandlers(store: UsageStore): UsageHandlers {
     async getUsage(req, res) {
       res.json(await report(req.query as UsageQuery, principalOf(res).account.id));
     },
+    async listUsageRecords(req, res) {
+      await records(req, res, (req.query as UsageQuery).account_id);
+    },
+    async listMyUsageRecords(req, res) {
+      await records(req, res, principalOf(res).account.id);
+    },
   };
+}
+
+/** `[from, to)` in Unix seconds: by default the 30 days up to now. */
+function timeWindow(query: UsageQuery): { from: number; to: number } {
+  const to = query.to === undefined ? Math.floor(Date.now() / 1000) + 1 : Number(query.to);
+  const from = query.from === undefined ? to - defaultWindowSeconds : Number(query.from);
+  return { from, to };
+}
+
+function filterOf(query: UsageQuery, accountId: string | undefined): UsageFilter {
+  const { from, to } = timeWindow(query);
+  return { accountId, keyId: query.key_id, model: query.model, from: from * 1000, to: to * 1000 };
 }

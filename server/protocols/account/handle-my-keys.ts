@@ -1,0 +1,42 @@
+import type { OperationHandlers } from '../../../generated/operations.js';
+import { principalOf } from '../../access/principal-of.js';
+import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
+import type { KeyStore } from '../../store/key-store.js';
+import { renderAccount } from '../admin/handle-accounts.js';
+import { keyNotFound, renderCreatedKey, renderKey } from '../admin/render-key.js';
+
+type MyKeyHandlers = Pick<OperationHandlers, 'getMe' | 'listMyKeys' | 'createMyKey' | 'renameMyKey' | 'revokeMyKey'>;
+
+/**
+ * What an account key may do with its own account's keys (the console's user view). Every query is
+ * scoped to the caller's account, so another account's key ID is simply not found.
+ */
+export function createMyKeyHandlers(store: KeyStore, authenticator: KeyAuthenticator): MyKeyHandlers {
+  return {
+    getMe(_req, res) {
+      const { key, account } = principalOf(res);
+      res.json({ object: 'me', key: renderKey(key), account: renderAccount(account) });
+    },
+    async listMyKeys(_req, res) {
+      res.json({ object: 'list', data: (await store.list(principalOf(res).account.id)).map(renderKey) });
+    },
+    async createMyKey(req, res) {
+      const { key, account } = principalOf(res);
+      // The caller's own narrowing carries over, so a restricted key cannot mint an unrestricted one.
+      const created = await store.create({ name: req.body.name, accountId: account.id, permissions: key.permissions, limits: key.limits });
+      res.status(201).json(renderCreatedKey(created));
+    },
+    async renameMyKey(req, res) {
+      const record = await store.rename(req.params.key_id, req.body.name, principalOf(res).account.id);
+      if (!record) throw keyNotFound(req.params.key_id);
+      authenticator.forget(record.id);
+      res.json(renderKey(record));
+    },
+    async revokeMyKey(req, res) {
+      const record = await store.revoke(req.params.key_id, principalOf(res).account.id);
+      if (!record) throw keyNotFound(req.params.key_id);
+      authenticator.forget(record.id);
+      res.json(renderKey(record));
+    },
+  };
+}
