@@ -1,0 +1,66 @@
+import type { components } from '../../../index.js';
+import { TableScroll } from '../../components/table-scroll.js';
+import { formatInteger, formatLatency, formatMilliseconds, formatUsd } from '../../format.js';
+
+type UsageRecord = components['schemas']['UsageRecord'];
+
+interface RecentRequestsTableProps {
+  records: UsageRecord[];
+  /** Account names by ID: adds an Account column (the admin viewing every account). */
+  accountNames?: Map<string, string>;
+}
+
+/** One row per request, newest first: the text view of everything the charts draw. */
+export function RecentRequestsTable({ records, accountNames }: RecentRequestsTableProps) {
+  return (
+    <TableScroll label="Recent requests">
+      <table class="table table-compact">
+        <caption class="visually-hidden">Recent requests, newest first</caption>
+        <thead>
+          <tr>
+            <th scope="col">Time</th>
+            {accountNames && <th scope="col">Account</th>}
+            <th scope="col">Model</th>
+            <th scope="col">Endpoint</th>
+            <th scope="col">Status</th>
+            <th scope="col" class="number">Tokens in / out</th>
+            <th scope="col" class="number">Cost</th>
+            <th scope="col" class="number">Latency</th>
+          </tr>
+        </thead>
+        <tbody>
+          {records.map((record) => (
+            <tr key={record.id}>
+              <td class="nowrap">
+                <time dateTime={new Date(record.created_at).toISOString()}>{formatMilliseconds(record.created_at)}</time>
+              </td>
+              {accountNames && <td>{accountNames.get(record.account_id) ?? record.account_id}</td>}
+              <td>{record.model ?? '—'}</td>
+              <td class="nowrap">
+                <code>{record.endpoint}</code>
+              </td>
+              <td>
+                <span class={record.status < 400 ? 'status status-ok' : 'status status-error'}>{record.status}</span>
+              </td>
+              <td class="number nowrap">
+                <Tokens record={record} />
+              </td>
+              <td class="number">{formatUsd(record.cost_usd)}</td>
+              <td class="number nowrap">{formatLatency(record.latency_ms)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
+function Tokens({ record }: { record: UsageRecord }) {
+  const tokens = `${formatInteger(record.input_tokens)} / ${formatInteger(record.output_tokens)}`;
+  return (
+    <>
+      {record.estimated ? <abbr title="Estimated by the gateway">≈ {tokens}</abbr> : tokens}
+      {record.image_count > 0 && <span class="sub"> · {formatInteger(record.image_count)} img</span>}
+    </>
+  );
+}
