@@ -296,6 +296,17 @@ describe('capabilities', () => {
   let sdk: Sdks;
   before(async () => (sdk = sdks(await keyOfAccount({ capabilities: ['json_schema'] }))));
 
+  test('model lists leave out image models the key could do nothing with', async () => {
+    const ids: string[] = [];
+    for await (const model of sdk.openai.models.list()) ids.push(model.id);
+    assert.ok(ids.includes('team/a'), 'chat models stay: chatting is governed by the model list');
+    assert.ok(!ids.some((id) => id.startsWith('builtin/image')), `no image model in ${ids.join(', ')}`);
+    const painter = sdks(await keyOfAccount({ capabilities: ['image_generation'] }));
+    const painterIds: string[] = [];
+    for await (const model of painter.openai.models.list()) painterIds.push(model.id);
+    assert.ok(painterIds.includes('builtin/image') && !painterIds.includes('builtin/image-edit'));
+  });
+
   test('tools are refused on every protocol, naming tools', async () => {
     const tools = capabilityRefused('tools');
     await assertRefused(

@@ -36,6 +36,16 @@ export class AccessPolicy {
     return this.layers.every((layer) => !layer.capabilities || layer.capabilities.includes(capability));
   }
 
+  /**
+   * Whether a model with these capabilities is any use to the caller. Chatting is governed by the model
+   * list alone (see assertModelRequest), so a chat model always is; an image model needs one of its image
+   * capabilities allowed.
+   */
+  permitsSomeUse(capabilities: readonly ModelCapability[]): boolean {
+    if (capabilities.includes('chat')) return true;
+    return capabilities.some((capability) => (capability === 'image_generation' || capability === 'image_edit') && this.permitsCapability(capability));
+  }
+
   /** 403 unless the model is allowed; callers check that it exists first (404 beats 403). */
   assertModel(modelId: string): void {
     if (!this.permitsModel(modelId)) {

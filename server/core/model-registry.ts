@@ -45,9 +45,12 @@ export class ModelRegistry {
     for (const model of config.models) this.models.set(model.id, toRegistered(model, providers));
   }
 
-  /** The models the caller may use, in config order. */
+  /**
+   * The models the caller may use, in config order: allowed by ID, and with something the caller may do
+   * with them (an image-only model is left out for a key without the image capabilities).
+   */
   list(access: AccessPolicy): RegisteredModel[] {
-    return this.all().filter((model) => access.permitsModel(model.id));
+    return this.all().filter((model) => access.permitsModel(model.id) && access.permitsSomeUse(model.capabilities));
   }
 
   /** Every model, whoever asks: for the gateway's own use, never for a client's answer. */
