@@ -3,7 +3,7 @@ import type { components } from '../../index.js';
 import type { KeyOperations } from '../api/key-operations.js';
 import { useResource } from '../hooks/use-resource.js';
 import { ConfirmDialog } from './confirm-dialog.js';
-import { CreateKeyForm } from './create-key-form.js';
+import { CreateNamedForm } from './create-named-form.js';
 import { ErrorAlert, StatusNote } from './error-alert.js';
 import { KeyTable } from './key-table.js';
 import { Loading } from './loading.js';
@@ -34,9 +34,11 @@ export function KeysPanel({ operations, currentKeyId, accountNames, reloadKey }:
   return (
     <>
       {operations.create && (
-        <CreateKeyForm
-          create={operations.create}
-          onCreated={(key) => {
+        <CreateNamedForm
+          noun="key"
+          placeholder="e.g. production server"
+          create={async (name) => {
+            const key = await operations.create!(name);
             setCreated(key);
             setNote(`Key “${key.name}” created.`);
             keys.reload();

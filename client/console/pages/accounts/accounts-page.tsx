@@ -1,12 +1,11 @@
-import { useId, useState } from 'preact/hooks';
 import { unwrap, type components } from '../../../index.js';
+import { CreateNamedForm } from '../../components/create-named-form.js';
 import { ErrorAlert } from '../../components/error-alert.js';
 import { Loading } from '../../components/loading.js';
 import { Page } from '../../components/page.js';
 import { TableScroll } from '../../components/table-scroll.js';
 import { formatSeconds } from '../../format.js';
 import { href, navigate } from '../../hash-route.js';
-import { useAction } from '../../hooks/use-action.js';
 import { useResource } from '../../hooks/use-resource.js';
 import { useSignedIn } from '../../session-context.js';
 import { describeLimits, describePermissions } from './describe-access.js';
@@ -19,7 +18,9 @@ export function AccountsPage() {
   const accounts = useResource(async () => unwrap(await client.GET('/admin/v1/accounts')).data, [client]);
   return (
     <Page title="Accounts" intro="Accounts own keys. Their permissions and limits bound every key of theirs.">
-      <CreateAccountForm
+      <CreateNamedForm
+        noun="account"
+        placeholder="e.g. Research team"
         create={async (name) => {
           const account = unwrap(await client.POST('/admin/v1/accounts', { body: { name } }));
           // Straight to the new account, where its permissions, limits and first key are set.
@@ -29,30 +30,6 @@ export function AccountsPage() {
       <ErrorAlert error={accounts.error} />
       {accounts.data === undefined ? accounts.loading && <Loading label="Loading accounts…" /> : <AccountTable accounts={accounts.data} />}
     </Page>
-  );
-}
-
-function CreateAccountForm({ create }: { create(name: string): Promise<void> }) {
-  const [name, setName] = useState('');
-  const nameId = useId();
-  const action = useAction(() => create(name.trim()));
-  return (
-    <form
-      class="inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void action.run();
-      }}
-    >
-      <div class="field">
-        <label for={nameId}>Account name</label>
-        <input id={nameId} value={name} required maxLength={200} placeholder="e.g. Research team" onInput={(event) => setName(event.currentTarget.value)} />
-      </div>
-      <button type="submit" class="button button-primary" disabled={action.busy}>
-        {action.busy ? 'Creating…' : 'Create account'}
-      </button>
-      <ErrorAlert error={action.error} />
-    </form>
   );
 }
 
