@@ -27,7 +27,9 @@ export async function createBrowserPages(distDir = defaultDistDir): Promise<Rout
   return pages;
 }
 
-const redirectToSlash: RequestHandler = (req, res) => {
+const redirectToSlash: RequestHandler = (req, res, next) => {
+  // Express matches `/console/` here too (trailing slashes are optional), and that one is the page itself.
+  if (req.path.endsWith('/')) return next();
   // Relative asset paths in the pages resolve against the directory.
   res.redirect(301, `${req.path}/`);
 };
