@@ -3,11 +3,11 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
+import { createBrowserPages } from './console/browser-pages.js';
 import { ModelRegistry } from './core/model-registry.js';
 import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
-import { createBrowserPages } from './console/browser-pages.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
@@ -38,7 +38,8 @@ export interface AppDependencies {
 
 /**
  * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
- * deliberate: request ID and logging first (every response has an ID), then auth before any body is
+ * deliberate: request ID and logging first (every response has an ID), then the console's static pages
+ * (they need no key), then auth before any body is
  * parsed, then metering (limits reserved, usage recorded when the response ends) before any upload is
  * read, then the contract validator, the routes, and the one error handler.
  */
