@@ -39,9 +39,9 @@ export interface AppDependencies {
 /**
  * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
  * deliberate: request ID and logging first (every response has an ID), then the console's static pages
- * (they need no key), then auth before any body is
- * parsed, then metering (limits reserved, usage recorded when the response ends) before any upload is
- * read, then the contract validator, the routes, and the one error handler.
+ * (they need no key), then auth before any body is parsed, then metering (limits reserved, usage recorded
+ * when the response ends) before any upload is read, then the contract validator, the routes, and the one
+ * error handler.
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
