@@ -1,22 +1,39 @@
+import cluster from 'node:cluster';
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
 import { createApp } from './app.js';
+import { runWorkers } from './cluster/run-workers.js';
+import type { GatewayConfig } from './config/config-schema.js';
 import { loadConfig } from './config/load-config.js';
-import { readSettings } from './config/settings.js';
+import { readSettings, type Settings } from './config/settings.js';
 import { warmTokenizer } from './core/token-counter.js';
 import { createLogger } from './logging/logger.js';
-import { openDatabase } from './store/database.js';
+import { openDatabase, type GatewayDb } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 
-/** Start-up: settings, config, store, app, listen; SIGTERM/SIGINT drain in-flight requests and exit 0. */
+/**
+ * Start-up: settings, config, store, app, listen; SIGTERM/SIGINT drain in-flight requests and exit 0.
+ * With `WORKERS=N` (N > 1) this process migrates the store once, then forks N workers that serve the port.
+ */
 async function main(): Promise<void> {
   const settings = readSettings();
   const logger = createLogger(settings.logLevel);
   const config = await loadConfig(settings.configPath);
-  if (config.providers.some((provider) => provider.type === 'builtin')) warmTokenizer();
   const db = await openDatabase(settings);
-  await migrateToLatest(db);
+  // Workers find the store migrated by their primary, so they never race to migrate it.
+  if (cluster.isPrimary) await migrateToLatest(db);
+  if (settings.workers > 1 && cluster.isPrimary) {
+    await db.destroy();
+    if (!settings.redisUrl) logger.warn({ workers: settings.workers }, 'limits are counted per worker without Redis: set GATEWAY_REDIS_URL to share them');
+    return runWorkers(settings.workers, logger);
+  }
+  return serve(settings, config, db, logger);
+}
+
+async function serve(settings: Settings, config: GatewayConfig, db: GatewayDb, logger: Logger): Promise<void> {
+  if (config.providers.some((provider) => provider.type === 'builtin')) warmTokenizer();
   const app = await createApp({ config, settings, db, logger });
 
   const server = app.listen(settings.port, settings.host);

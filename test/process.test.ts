@@ -82,3 +82,44 @@ test('a bad config stops start-up with a message naming the field', async () => 
   assert.equal(code, 1);
   assert.match(stderr, /providers\[0\]\.type/);
 });
+
+test('WORKERS=2 serves the port from two processes, replaces one that dies, and exits 0 on SIGTERM', async () => {
+  const gateway = await spawnGateway({ WORKERS: '2' });
+  const primary = gateway.child.pid!;
+  try {
+    const listening = () => gateway.output().split('"msg":"gateway listening"').length - 1;
+    // Both must listen before one dies: with PORT=0 the port lives only while some worker holds it.
+    const workers = await waitForWorkers(primary, (pids) => pids.length === 2 && listening() === 2);
+    for (let index = 0; index < 10; index++) assert.equal((await fetch(`${gateway.origin}/healthz`)).status, 200);
+
+    process.kill(workers[0], 'SIGKILL');
+    const replaced = await waitForWorkers(primary, (pids) => pids.length === 2 && !pids.includes(workers[0]) && listening() === 3);
+    assert.ok(replaced.includes(workers[1]));
+    assert.equal((await fetch(`${gateway.origin}/healthz`, { headers: { connection: 'close' } })).status, 200);
+
+    gateway.child.kill('SIGTERM');
+    assert.equal(await gateway.exited, 0, gateway.output());
+    assert.deepEqual(await workerPids(primary), [], 'every worker has exited');
+  } finally {
+    gateway.child.kill('SIGKILL');
+  }
+});
+
+/** The PIDs of a process's children (the cluster's workers), from ps. */
+async function workerPids(parent: number): Promise<number[]> {
+  const ps = spawn('ps', ['-o', 'pid=', '--ppid', String(parent)]);
+  let out = '';
+  ps.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(ps, 'exit');
+  return out.split('\n').map((line) => Number(line.trim())).filter((pid) => pid > 0);
+}
+
+async function waitForWorkers(parent: number, done: (pids: number[]) => boolean): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const pids = await workerPids(parent);
+    if (done(pids)) return pids;
+    if (Date.now() > deadline) throw new Error(`workers of ${parent}: ${pids.join(', ') || 'none'}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

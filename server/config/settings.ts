@@ -13,6 +13,8 @@ export interface Settings {
   redisUrl?: string;
   nodeEnv: string;
   logLevel: string;
+  /** Processes serving the port (Node cluster); 1 serves from this process alone. */
+  workers: number;
   /** How long SIGTERM waits for in-flight requests before closing their sockets. */
   drainTimeoutMs: number;
   /** Largest accepted JSON request body. */
@@ -34,6 +36,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     redisUrl: env.GATEWAY_REDIS_URL || env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV || 'production',
     logLevel: env.LOG_LEVEL || 'info',
+    workers: readInteger(env, 'WORKERS', 1),
     drainTimeoutMs: readInteger(env, 'GATEWAY_DRAIN_TIMEOUT_MS', 10_000),
     maxBodyBytes: readInteger(env, 'GATEWAY_MAX_BODY_BYTES', 32 * 1024 * 1024),
     maxUploadFileBytes: readInteger(env, 'GATEWAY_MAX_UPLOAD_FILE_BYTES', 50 * 1024 * 1024),
