@@ -1,0 +1,22 @@
+/**
+ * The gateway config the bench runs: one OpenAI provider pointing at the fake upstream, a chat model and
+ * an image model (see gateway.example.yaml and server/config/config-schema.ts for the keys).
+ */
+export function benchGatewayConfig(upstreamPort: number): string {
+  return `providers:
+  - id: up
+    type: openai
+    base_url: http://127.0.0.1:${upstreamPort}/v1
+    api_key: x
+models:
+  - id: bench-chat
+    provider: up
+    upstream_model: bench-chat
+    capabilities: [chat, streaming]
+  - id: bench-image
+    provider: up
+    upstream_model: bench-image
+    capabilities: [image_generation]
+    images: { default_response_format: b64_json }
+`;
+}

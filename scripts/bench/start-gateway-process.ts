@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { benchGatewayConfig } from './bench-gateway-config.js';
+import { onCleanup } from './cleanup.js';
+import { freePort } from './free-port.js';
+import { GatewayLogDigest, type GatewayLogSummary } from './gateway-log-digest.js';
+import { repoRoot } from './repo-root.js';
+
+export interface GatewayProcess {
+  origin: string;
+  port: number;
+  pid: number;
+  apiKey: string;
+  /** What the gateway printed so far (at LOG_LEVEL=warn: only warnings and errors; none expected). */
+  logSummary(): GatewayLogSummary;
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs the gateway as production does (`node --import tsx server/main.ts`, NODE_ENV=production,
+ * LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
+ * and an API key made beforehand with the key CLI. Resolves once /healthz answers.
+ */
+export async function startGatewayProcess(upstreamPort: number): Promise<GatewayProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+  onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
+  const configPath = join(dataDir, 'gateway.yaml');
+  writeFileSync(configPath, benchGatewayConfig(upstreamPort));
+  const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
+
+  const apiKey = await createApiKey(env);
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: repoRoot,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  onCleanup(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  const exited = once(child, 'exit');
+  const stdout = new GatewayLogDigest();
+  const stderr = new GatewayLogDigest();
+  child.stdout.on('data', (chunk: Buffer) => stdout.add(chunk));
+  child.stderr.on('data', (chunk: Buffer) => stderr.add(chunk));
+  const output = () => [...stdout.summary().firstLines, ...stderr.summary().firstLines].join('\n');
+
+  const origin = `http://127.0.0.1:${port}`;
+  await waitForHealth(origin, exited, output);
+  return {
+    origin,
+    port,
+    pid: child.pid!,
+    apiKey,
+    logSummary: () => mergeSummaries(stdout.summary(), stderr.summary()),
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM'); // drains in-flight requests, then exits 0
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * The caller's environment (WORKERS and anything else a deployment would set pass through) without the
+ * variables that would point the gateway at a shared PostgreSQL or Redis instead of its own temp SQLite.
+ */
+function gatewayEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
+  const { GATEWAY_DATABASE_URL, DATABASE_URL, GATEWAY_REDIS_URL, REDIS_URL, GATEWAY_ADMIN_KEY, ...inherited } = process.env;
+  return { ...inherited, ...overrides };
+}
+
+async function createApiKey(env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'create', '--name', 'bench', '--json'], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`key CLI exited with ${code}:\n${output}`);
+  return (JSON.parse(output) as { key: string }).key;
+}
+
+async function waitForHealth(origin: string, exited: Promise<unknown[]>, output: () => string): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (gone) throw new Error(`gateway exited before it was healthy:\n${output()}`);
+    const healthy = await fetch(`${origin}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`gateway was not healthy after 30 s:\n${output()}`);
+}
+
+function mergeSummaries(first: GatewayLogSummary, second: GatewayLogSummary): GatewayLogSummary {
+  return {
+    lines: first.lines + second.lines,
+    groups: [...first.groups, ...second.groups].sort((x, y) => y.count - x.count),
+    firstLines: [...first.firstLines, ...second.firstLines].slice(0, 3),
+  };
+}
