@@ -3,7 +3,7 @@ import express, { type Express } from 'express';
 import type { Logger } from 'pino';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
-import { createBrowserPages } from './console/browser-pages.js';
+import { mountBrowserPages } from './console/browser-pages.js';
 import { ModelRegistry } from './core/model-registry.js';
 import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
@@ -71,7 +71,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(createRequestLogger(logger));
   app.use(encodeModelPathSegment);
   // Before auth: the console and the docs are static pages anyone may load (the console asks for a key).
-  app.use(await createBrowserPages());
+  await mountBrowserPages(app);
   app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
   app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
   app.use(metering.middleware);

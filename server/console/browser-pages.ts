@@ -1,6 +1,6 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { GatewayError } from '../http/gateway-error.js';
 
@@ -11,27 +11,30 @@ export const defaultDistDir = join(import.meta.dirname, '../../dist');
  * The pages people open in a browser: the console at `/console/` and the API reference at `/docs/`. They
  * are static files built at install time and need no key (the console asks for one and keeps it in the
  * tab's session storage). Only these routes get the browser security headers: API answers are read by
- * SDKs, and the hot path should not carry a dozen headers no client reads.
+ * SDKs, and the hot path should not carry a dozen headers no client reads. Each is mounted at its own
+ * prefix, so an API request passes them with one path comparison each.
  */
-export async function createBrowserPages(distDir = defaultDistDir): Promise<Router> {
-  const pages = express.Router();
-  pages.get('/console', redirectToSlash);
-  pages.get('/docs', redirectToSlash);
-  pages.use('/console', browserHeaders({ inlineStyles: false }), await staticOrMissing(join(distDir, 'console')));
+export async function mountBrowserPages(app: Express, distDir = defaultDistDir): Promise<void> {
+  app.use('/console', await browserPage(join(distDir, 'console'), { inlineStyles: false }));
   // Swagger UI writes <style> elements of its own.
-  pages.use('/docs', browserHeaders({ inlineStyles: true }), await staticOrMissing(join(distDir, 'docs')));
-  // A missing file is a 404 here, not a request for a key further on.
-  pages.use(['/console', '/docs'], (req) => {
-    throw new GatewayError('not_found', `No file ${req.originalUrl.split('?')[0]}.`, { code: 'unknown_url' });
-  });
-  return pages;
+  app.use('/docs', await browserPage(join(distDir, 'docs'), { inlineStyles: true }));
 }
 
+async function browserPage(dir: string, options: { inlineStyles: boolean }): Promise<Router> {
+  const page = express.Router();
+  page.use(redirectToSlash, browserHeaders(options), await staticOrMissing(dir));
+  // A missing file is a 404 here, not a request for a key further on.
+  page.use((req) => {
+    throw new GatewayError('not_found', `No file ${req.originalUrl.split('?')[0]}.`, { code: 'unknown_url' });
+  });
+  return page;
+}
+
+/** `/console` becomes `/console/`: relative asset paths in the pages resolve against the directory. */
 const redirectToSlash: RequestHandler = (req, res, next) => {
-  // Express matches `/console/` here too (trailing slashes are optional), and that one is the page itself.
-  if (req.path.endsWith('/')) return next();
-  // Relative asset paths in the pages resolve against the directory.
-  res.redirect(301, `${req.path}/`);
+  const url = new URL(req.originalUrl, 'http://gateway');
+  if (req.path !== '/' || url.pathname.endsWith('/')) return next();
+  res.redirect(301, `${url.pathname}/${url.search}`);
 };
 
 function browserHeaders({ inlineStyles }: { inlineStyles: boolean }): RequestHandler {

@@ -3,7 +3,7 @@ import { principalOf } from '../../access/principal-of.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { KeyStore } from '../../store/key-store.js';
 import { renderAccount } from '../admin/handle-accounts.js';
-import { keyNotFound, renderCreatedKey, renderKey } from '../admin/render-key.js';
+import { renderChangedKey, renderCreatedKey, renderKey } from '../admin/render-key.js';
 
 type MyKeyHandlers = Pick<OperationHandlers, 'getMe' | 'listMyKeys' | 'createMyKey' | 'renameMyKey' | 'revokeMyKey'>;
 
@@ -28,15 +28,11 @@ export function createMyKeyHandlers(store: KeyStore, authenticator: KeyAuthentic
     },
     async renameMyKey(req, res) {
       const record = await store.rename(req.params.key_id, req.body.name, principalOf(res).account.id);
-      if (!record) throw keyNotFound(req.params.key_id);
-      authenticator.forget(record.id);
-      res.json(renderKey(record));
+      res.json(renderChangedKey(record, req.params.key_id, authenticator));
     },
     async revokeMyKey(req, res) {
       const record = await store.revoke(req.params.key_id, principalOf(res).account.id);
-      if (!record) throw keyNotFound(req.params.key_id);
-      authenticator.forget(record.id);
-      res.json(renderKey(record));
+      res.json(renderChangedKey(record, req.params.key_id, authenticator));
     },
   };
 }

@@ -4,7 +4,7 @@ import type { AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';
 import { defaultAccountId } from '../../store/migrations.js';
 import { accountNotFound } from './handle-accounts.js';
-import { keyNotFound, renderCreatedKey, renderKey } from './render-key.js';
+import { renderChangedKey, renderCreatedKey, renderKey } from './render-key.js';
 
 type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'renameKey' | 'revokeKey'>;
 
@@ -20,16 +20,10 @@ export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authe
       res.json({ object: 'list', data: (await store.list()).map(renderKey) });
     },
     async renameKey(req, res) {
-      const record = await store.rename(req.params.key_id, req.body.name);
-      if (!record) throw keyNotFound(req.params.key_id);
-      authenticator.forget(record.id);
-      res.json(renderKey(record));
+      res.json(renderChangedKey(await store.rename(req.params.key_id, req.body.name), req.params.key_id, authenticator));
     },
     async revokeKey(req, res) {
-      const record = await store.revoke(req.params.key_id);
-      if (!record) throw keyNotFound(req.params.key_id);
-      authenticator.forget(record.id);
-      res.json(renderKey(record));
+      res.json(renderChangedKey(await store.revoke(req.params.key_id), req.params.key_id, authenticator));
     },
   };
 }

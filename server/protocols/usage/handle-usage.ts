@@ -30,12 +30,12 @@ export function createUsageHandlers(store: UsageStore): UsageHandlers {
   const report = async (query: UsageQuery, accountId: string | undefined) => {
     const { from, to } = timeWindow(query);
     const groupBy = query.group_by ?? 'day';
-    const data = await store.summarize(filterOf(query, accountId), groupBy);
+    const data = await store.summarize(filterOf(query, accountId, { from, to }), groupBy);
     return { object: 'usage_report' as const, group_by: groupBy, from, to, data };
   };
   const records = async (req: Request, res: Response, accountId: string | undefined) => {
     const query = req.query as UsageQuery;
-    const filter = filterOf(query, accountId);
+    const filter = filterOf(query, accountId, timeWindow(query));
     // CSV only when asked for by name: `*/*` and a missing Accept get the JSON page (the first listed wins ties).
     if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
       return writeUsageCsv(res, store, filter, `usage-${new Date().toISOString().slice(0, 10)}.csv`);
@@ -73,7 +73,6 @@ function timeWindow(query: UsageQuery): { from: number; to: number } {
   return { from, to };
 }
 
-function filterOf(query: UsageQuery, accountId: string | undefined): UsageFilter {
-  const { from, to } = timeWindow(query);
+function filterOf(query: UsageQuery, accountId: string | undefined, { from, to }: { from: number; to: number }): UsageFilter {
   return { accountId, keyId: query.key_id, model: query.model, from: from * 1000, to: to * 1000 };
 }
