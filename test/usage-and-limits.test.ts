@@ -140,6 +140,32 @@ describe('the usage ledger', () => {
     assert.equal(byDay.data[0]!.requests, requestsMade);
     assert.equal((await admin.usage({ account_id: 'acct_default', model: 'painter' })).data.length, 0, 'another account sees none of it');
   });
+
+  test('counting tokens is a ledger row with no tokens and no cost, and takes nothing from tokens_per_minute', async () => {
+    await awayFromMinuteEdge();
+    const admin = adminApi(gateway);
+    const account = await admin.createAccount({ name: 'counter', limits: { tokens_per_minute: 30 } });
+    const { key } = await admin.createKey(account.id, { name: 'k' });
+    const long = 'count every one of these words please '.repeat(20);
+    const anthropic = new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.origin, maxRetries: 0 });
+    const google = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.origin } });
+    for (let round = 0; round < 3; round++) {
+      assert.ok((await anthropic.messages.countTokens({ model: 'priced', messages: [{ role: 'user', content: long }] })).input_tokens > 30);
+      assert.ok(((await google.models.countTokens({ model: 'priced', contents: long })).totalTokens ?? 0) > 30);
+    }
+    await chat(openaiFor(gateway.origin, key), 'still within the minute', 5);
+
+    const records = await eventually(
+      async () => (await fetch(`${gateway.origin}/v1/usage/records`, { headers: { authorization: `Bearer ${key}` } }).then((r) => r.json())) as { data: Array<Record<string, unknown>> },
+      (page) => page.data.length >= 7,
+    );
+    const counts = records.data.filter((row) => String(row.endpoint).includes('ount'));
+    assert.deepEqual(new Set(counts.map((row) => row.endpoint)), new Set(['POST /v1/messages/count_tokens', 'POST /v1beta/models/{model}:countTokens']));
+    assert.equal(counts.length, 6);
+    for (const row of counts) assert.deepEqual([row.status, row.model, row.input_tokens, row.output_tokens, row.cost_usd], [200, 'priced', 0, 0, 0]);
+    const generated = records.data.find((row) => row.endpoint === 'POST /v1/chat/completions')!;
+    assert.ok(Number(generated.cost_usd) > 0, 'a generation on the same key is still priced');
+  });
 });
 
 describe('limits', () => {

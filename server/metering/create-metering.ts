@@ -76,7 +76,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
     });
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
-      reservation = await reserve(deps.limits, scopes, estimateReservedTokens(req.body), res);
+      reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0, res);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (outcome) settle(reservation, outcome);
     }
@@ -135,9 +135,11 @@ function outcomeOf(req: Request, res: Response, endpoint: MeteredEndpoint, regis
   // An answer that was served without a usage report (an upstream stream that sent none) gets an
   // estimate of its prompt, marked as such, rather than a silent zero.
   const served = route !== undefined && res.statusCode < 400;
+  const model = route?.model ?? endpoint.requestedModel ?? null;
+  const deployment = route?.deployment ?? null;
+  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, reported: true, imageCount: 0, costUsd: 0 };
   const usage = reportedUsage ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
   const imageCount = typeof res.locals.imageCount === 'number' ? (res.locals.imageCount as number) : 0;
-  const model = route?.model ?? endpoint.requestedModel ?? null;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
-  return { model, deployment: route?.deployment ?? null, usage, reported: reportedUsage !== undefined, imageCount, costUsd: costOf(usage, pricing, imageCount) };
+  return { model, deployment, usage, reported: reportedUsage !== undefined, imageCount, costUsd: costOf(usage, pricing, imageCount) };
 }
