@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
@@ -9,6 +10,8 @@ import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
 import { createErrorHandler } from './http/error-handler.js';
+import { createGatewayServer } from './http/gateway-server.js';
+import { createHotPathDispatch } from './http/hot-path.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
 import { encodeModelPathSegment } from './http/model-path.js';
@@ -41,7 +44,7 @@ export interface AppDependencies {
  * deliberate: request ID and logging first (every response has an ID), then the console's static pages
  * (they need no key), then auth before any body is parsed, then metering (limits reserved, usage recorded
  * when the response ends) before any upload is read, then the contract validator, the routes, and the one
- * error handler.
+ * error handler. Model calls take the same middleware and handlers without Express's router (hot-path.ts).
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
@@ -67,41 +70,46 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // API responses are not cacheable; hashing every body for an ETag is wasted work on the hot path.
   app.set('etag', false);
   app.set('query parser', 'simple');
-  app.use(assignRequestId);
-  app.use(createRequestLogger(logger));
-  app.use(encodeModelPathSegment);
+  const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment];
+  const admit = [
+    createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
+    express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }),
+    metering.middleware,
+  ];
+  const validate = await createOpenApiValidator({ validateResponses });
+  app.use(identify);
   // Before auth: the console and the docs are static pages anyone may load (the console asks for a key).
   await mountBrowserPages(app);
-  app.use(createAuthentication({ keys: authenticator, adminKey: settings.adminKey }));
-  app.use(express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }));
-  app.use(metering.middleware);
+  app.use(admit);
   app.post('/v1/images/edits', createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes }));
-  app.use(await createOpenApiValidator({ validateResponses }));
+  app.use(validate);
   const responses = new ResponseStore(db);
   const imageStorage = new LocalDiskImageStorage(join(settings.dataDir, 'images'));
   const cleanups = [
     startPeriodicCleanup('stored responses', () => responses.purgeExpired(), config.responses.purge_interval_minutes * 60_000, logger),
     startPeriodicCleanup('image files', () => imageStorage.deleteExpired(), config.images.sweep_interval_seconds * 1000, logger),
   ];
-  registerRoutes(
-    app,
-    await createHandlers({
-      registry,
-      router,
-      keys,
-      accounts,
-      usage,
-      responses,
-      responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
-      authenticator,
-      images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
-    }),
-  );
+  const handlers = await createHandlers({
+    registry,
+    router,
+    keys,
+    accounts,
+    usage,
+    responses,
+    responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
+    authenticator,
+    images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
+  });
+  registerRoutes(app, handlers);
   app.use((req) => {
     throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
   });
-  app.use(createErrorHandler(logger));
+  const errorHandler = createErrorHandler(logger);
+  app.use(errorHandler);
+  const dispatch = createHotPathDispatch({ app, middleware: [...identify, ...admit, ...validate], handlers, errorHandler });
   return Object.assign(app, {
+    // Express's own listen would serve every request through its router; see gateway-server.ts.
+    listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
       // Requests are over (the server has drained): settle their limits, then write every usage row.
@@ -114,7 +122,9 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
 }
 
 /** The Express app plus what must be released on shutdown. */
-export type GatewayApp = Express & {
+export type GatewayApp = Omit<Express, 'listen'> & {
+  /** Serves the app (with its hot path for model calls) on a new HTTP server. */
+  listen(port: number, host: string): Server;
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;
 };

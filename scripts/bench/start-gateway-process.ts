@@ -22,9 +22,10 @@ export interface GatewayProcess {
 /**
  * Runs the gateway as production does (`node --import tsx server/main.ts`, NODE_ENV=production,
  * LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
- * and an API key made beforehand with the key CLI. Resolves once /healthz answers.
+ * and an API key made beforehand with the key CLI. Resolves once /healthz answers. `nodeArgs` go before
+ * the script (e.g. `--cpu-prof`).
  */
-export async function startGatewayProcess(upstreamPort: number): Promise<GatewayProcess> {
+export async function startGatewayProcess(upstreamPort: number, options: { nodeArgs?: string[] } = {}): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const configPath = join(dataDir, 'gateway.yaml');
@@ -33,7 +34,7 @@ export async function startGatewayProcess(upstreamPort: number): Promise<Gateway
 
   const apiKey = await createApiKey(env);
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
     cwd: repoRoot,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,6 +12,11 @@ import { toGatewayError } from './to-gateway-error.js';
  */
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    if (res.destroyed && !res.writableFinished) {
+      // The client left (the upstream call was cancelled for it): nobody is waiting and nothing went wrong.
+      logger.debug({ err: error, requestId: res.getHeader('x-request-id') }, 'client left before the answer was complete');
+      return;
+    }
     const gatewayError = toGatewayError(error);
     if (gatewayError.status >= 500) {
       logger.error({ err: gatewayError.cause ?? gatewayError, requestId: res.getHeader('x-request-id') }, gatewayError.message);

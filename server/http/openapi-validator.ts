@@ -16,7 +16,7 @@ async function loadSpec(): Promise<Record<string, unknown>> {
  */
 export async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler[]> {
   const apiSpec = withoutExamples(await loadSpec()) as never;
-  return OpenApiValidator.middleware({
+  const middleware = OpenApiValidator.middleware({
     apiSpec,
     validateRequests: { allowUnknownQueryParameters: true, removeAdditional: false },
     validateResponses: options.validateResponses ? { removeAdditional: false } : false,
@@ -27,6 +27,49 @@ export async function createOpenApiValidator(options: { validateResponses: boole
     // Image uploads are parsed earlier, to disk and with our own limits and errors (http/image-upload.ts).
     fileUploader: false,
   }) as unknown as RequestHandler[];
+  if (!middleware.some((step) => step.name === 'metadataMiddleware')) {
+    throw new Error("express-openapi-validator no longer has a step named 'metadataMiddleware': see rememberRouteLookups");
+  }
+  return middleware.map((step) => (step.name === 'metadataMiddleware' ? rememberRouteLookups(step) : step));
+}
+
+const rememberedLookups = 1_000;
+
+/**
+ * The validator finds a request's operation by compiling every route template of the spec to a regular
+ * expression and trying each in turn, on every request (its `lookupRoute`): the costliest step of a model
+ * call after the network (bench/README.md). The answer depends only on the method and path, so the
+ * operation it found is remembered per method and path (the most recent 1,000) and set again on the next
+ * request, each time as a fresh copy, since later steps may write to it. Only found operations are
+ * remembered; unknown paths and wrong methods take the validator's own path to their errors every time.
+ */
+function rememberRouteLookups(lookup: RequestHandler): RequestHandler {
+  const found = new Map<string, OpenApiMatch>();
+  return (req, res, next) => {
+    const queryAt = req.url.indexOf('?');
+    const key = `${req.method} ${queryAt === -1 ? req.url : req.url.slice(0, queryAt)}`;
+    const match = found.get(key);
+    if (match) {
+      const request = req as typeof req & { openapi: OpenApiMatch };
+      request.openapi = { ...match, pathParams: { ...match.pathParams } };
+      req.params = request.openapi.pathParams;
+      return next();
+    }
+    return lookup(req, res, (error?: unknown) => {
+      const openapi = (req as typeof req & { openapi?: OpenApiMatch }).openapi;
+      if (error === undefined && openapi) {
+        if (found.size >= rememberedLookups) found.delete(found.keys().next().value!);
+        found.set(key, { ...openapi, pathParams: { ...openapi.pathParams } });
+      }
+      next(error);
+    });
+  };
+}
+
+/** What the validator's lookup puts on `req.openapi` (and the request validator reads). */
+interface OpenApiMatch {
+  pathParams: Record<string, string>;
+  [field: string]: unknown;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../core/random-string.js';
 import type { RequestHandler } from 'express';
 
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -9,7 +9,7 @@ const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
  */
 export const assignRequestId: RequestHandler = (req, res, next) => {
   const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && acceptable.test(given) ? given : `req_${randomBytes(12).toString('hex')}`;
+  const id = typeof given === 'string' && acceptable.test(given) ? given : `req_${randomString(12)}`;
   res.setHeader('x-request-id', id);
   res.locals.requestId = id;
   next();

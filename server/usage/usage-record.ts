@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../core/random-string.js';
 import type { Database } from '../store/database.js';
 
 type UsageRow = Database['usage_records'];
@@ -13,7 +13,7 @@ export type UsageRecord = Omit<UsageRow, 'estimated'> & { estimated: boolean };
 
 /** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
 export function newUsageRecordId(): string {
-  return `use_${randomBytes(12).toString('hex')}`;
+  return `use_${randomString(12)}`;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../../core/random-string.js';
 import type { ContentPart, ModelResponse, Usage } from '../../core/types.js';
 import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { encodeReasoningState } from '../openai-responses/reasoning-state.js';
@@ -14,7 +14,7 @@ export interface GeminiAnswerIds {
 
 /** A response ID shaped like Gemini's (23 characters of base64url). */
 export function newGeminiResponseId(): string {
-  return randomBytes(17).toString('base64url');
+  return randomString(17, 'base64url');
 }
 
 /**

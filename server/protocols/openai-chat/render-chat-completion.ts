@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../../core/random-string.js';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { ModelResponse, Usage } from '../../core/types.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import type { ChatCompletion, ChatUsage } from './wire-types.js';
 
 export function newChatCompletionId(): string {
-  return `chatcmpl-${randomBytes(12).toString('hex')}`;
+  return `chatcmpl-${randomString(12)}`;
 }
 
 /** Internal response → Chat Completions `chat.completion` object. */

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../../core/random-string.js';
 import type { ModelResponse } from '../../core/types.js';
 
 /**
  * IDs shaped like OpenAI's: a type prefix and 48 hex digits. Clients (Codex, the Agents SDK) tell items
  * apart by the prefix, and some check the length, so ours look the same.
  */
-const hex = (): string => randomBytes(24).toString('hex');
+const hex = (): string => randomString(24);
 
 /** An item or response ID with the given type prefix. */
 export const newPrefixedId = (prefix: string): string => `${prefix}_${hex()}`;

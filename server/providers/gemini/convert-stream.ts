@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../../core/random-string.js';
 import type { StreamEvent } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
@@ -84,7 +84,7 @@ function convertPart(part: GeminiResponsePart, index: number): StreamEvent[] {
       {
         type: 'tool_call_start',
         index,
-        id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${randomBytes(12).toString('hex')}`,
+        id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${randomString(12)}`,
         name: typeof call.name === 'string' ? call.name : '',
         ...(signature && { signature }),
       },

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomString } from '../../core/random-string.js';
 import type { StreamEvent, Usage } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
@@ -111,5 +111,5 @@ function nonEmpty(value: unknown): string | undefined {
 
 /** Some compatible servers (older Ollama and llama.cpp builds) send calls without an ID; results need one. */
 function newCallId(): string {
-  return `call_${randomBytes(12).toString('hex')}`;
+  return `call_${randomString(12)}`;
 }
