@@ -25,6 +25,7 @@ export function splitModelPath(path: string): { version: 'v1' | 'v1beta'; model:
 }
 
 export const encodeModelPathSegment: RequestHandler = (req, _res, next) => {
+  if (!req.url.startsWith('/v1/models/') && !req.url.startsWith('/v1beta/models/')) return next();
   const queryAt = req.url.indexOf('?');
   const path = queryAt === -1 ? req.url : req.url.slice(0, queryAt);
   const match = modelPath.exec(path);

@@ -8,6 +8,8 @@ import type { Logger } from 'pino';
  */
 export function createRequestLogger(logger: Logger): RequestHandler {
   return (req, res, next) => {
+    // Below `info` (LOG_LEVEL=warn) there is no line to write, so nothing to wait for.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     const path = req.path;
     res.once('close', () => {
