@@ -12,13 +12,16 @@ export interface BenchOptions {
   warmupSeconds: number;
   /** Seconds per round of the 1-connection pass on scenario (a); 0 skips it. */
   singleConnectionSeconds: number;
+  /** Seconds per round of scenario (a) through 1 and then 2 gateway workers; 0 skips it. */
+  workerScalingSeconds: number;
   /** Sequential requests per target for time to first byte (stream scenarios). */
   ttfbRequests: number;
   outputFile: string;
 }
 
 const usage = `usage: npm run bench -- [--smoke] [--scenarios a,b,c,d,e] [--duration 5] [--rounds 2] [--connections 50]
-                       [--warmup 1] [--single-connection-duration 3] [--ttfb-requests 200]`;
+                       [--warmup 1] [--single-connection-duration 3] [--ttfb-requests 200]
+                       [--worker-scaling-duration 4]`;
 
 /** Defaults fit `npm run bench` in under 5 minutes on 2 cores; `--smoke` is one short scenario for CI. */
 export function readBenchOptions(argv: string[]): BenchOptions {
@@ -33,6 +36,7 @@ export function readBenchOptions(argv: string[]): BenchOptions {
       warmup: { type: 'string' },
       'single-connection-duration': { type: 'string' },
       'ttfb-requests': { type: 'string' },
+      'worker-scaling-duration': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -49,6 +53,7 @@ export function readBenchOptions(argv: string[]): BenchOptions {
     connections: readNumber('connections', values.connections, smoke ? 10 : 50),
     warmupSeconds: readNumber('warmup', values.warmup, smoke ? 0.5 : 1),
     singleConnectionSeconds: readNumber('single-connection-duration', values['single-connection-duration'], smoke ? 0 : 3),
+    workerScalingSeconds: readNumber('worker-scaling-duration', values['worker-scaling-duration'], smoke ? 0 : 4),
     ttfbRequests: readNumber('ttfb-requests', values['ttfb-requests'], smoke ? 50 : 200),
     outputFile: smoke ? 'bench/smoke-results.json' : 'bench/results.json',
   };

@@ -1,6 +1,7 @@
 import type { BenchOptions } from './bench-options.js';
 import type { GatewayLogSummary } from './gateway-log-digest.js';
 import type { MachineInfo } from './machine-info.js';
+import type { WorkerScalingResult } from './measure-worker-scaling.js';
 import type { LoadSummary } from './measure-throughput.js';
 import type { TtfbSummary } from './measure-ttfb.js';
 import type { ScenarioId, TargetName } from './scenarios.js';
@@ -14,6 +15,8 @@ export interface BenchResults {
   scenarios: ScenarioResult[];
   /** Scenario (a) at one connection: the per-request cost without queueing. */
   singleConnection?: SingleConnectionResult;
+  /** Scenario (a) through one gateway process and through WORKERS=2. */
+  workerScaling?: WorkerScalingResult;
   gateway: {
     /** VmHWM at the end of the run: the kernel's record of the highest RSS. */
     peakRssMb: number;

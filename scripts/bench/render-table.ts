@@ -57,6 +57,15 @@ export function renderTable(results: BenchResults): string {
       );
     }
   }
+  const scaling = results.workerScaling;
+  if (scaling) {
+    lines.push(
+      '',
+      `| (${scaling.scenario}) gateway, ${scaling.connections} connections | 1 worker req/s | WORKERS=2 req/s | speed-up | non-2xx/err/timeout/incomplete |`,
+      '|---|---:|---:|---:|---:|',
+      row(['', scaling.oneWorkerRps.toFixed(0), scaling.twoWorkersRps.toFixed(0), `${scaling.speedup.toFixed(2)}×`, String(scaling.failures)]),
+    );
+  }
   lines.push('', `Gateway peak RSS (VmHWM over the whole run): ${results.gateway.peakRssMb.toFixed(0)} MB`);
   return lines.join('\n');
 }

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { readBenchOptions } from './bench-options.js';
 import type { BenchResults, ScenarioResult, SingleConnectionResult } from './bench-results.js';
 import { describeMachine } from './machine-info.js';
+import { measureWorkerScaling } from './measure-worker-scaling.js';
 import { readProcessTreeMemory, RssSampler } from './process-memory.js';
 import { renderTable } from './render-table.js';
 import { repoRoot } from './repo-root.js';
@@ -41,6 +42,10 @@ async function main(): Promise<void> {
 
   gatewayMemory.stop();
   const peakRssMb = readProcessTreeMemory(gateway.pid).peakRssMb;
+  const workerScaling =
+    options.workerScalingSeconds > 0
+      ? await measureWorkerScaling(gateway, upstream.port, { ...options, durationSeconds: options.workerScalingSeconds })
+      : undefined;
   await gateway.stop();
   const log = gateway.logSummary();
   await Promise.all([proxy.stop(), upstream.stop()]);
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
     elapsedSeconds: round((performance.now() - startedAt) / 1000, 1),
     scenarios: results,
     singleConnection,
+    workerScaling,
     gateway: { peakRssMb: round(peakRssMb, 1), peakSampledRssMb: round(gatewayMemory.overallPeakMb, 1), log },
     checks: evaluateTargetChecks(results, singleConnection, options.connections),
   };

@@ -23,14 +23,15 @@ export interface GatewayProcess {
  * Runs the gateway as production does (`node --import tsx server/main.ts`, NODE_ENV=production,
  * LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
  * and an API key made beforehand with the key CLI. Resolves once /healthz answers. `nodeArgs` go before
- * the script (e.g. `--cpu-prof`).
+ * the script (e.g. `--cpu-prof`); `workers` sets WORKERS.
  */
-export async function startGatewayProcess(upstreamPort: number, options: { nodeArgs?: string[] } = {}): Promise<GatewayProcess> {
+export async function startGatewayProcess(upstreamPort: number, options: { nodeArgs?: string[]; workers?: number } = {}): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const configPath = join(dataDir, 'gateway.yaml');
   writeFileSync(configPath, benchGatewayConfig(upstreamPort));
   const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
+  if (options.workers !== undefined) env.WORKERS = String(options.workers);
 
   const apiKey = await createApiKey(env);
   const port = await freePort();
