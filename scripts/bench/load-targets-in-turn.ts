@@ -1,8 +1,8 @@
 import { runLoad, summariseLoad, type LoadRun, type LoadSummary } from './measure-throughput.js';
 import type { BenchRequest, TargetName } from './scenarios.js';
 
-export interface LoadTarget {
-  name: TargetName;
+export interface LoadTarget<Name extends string = TargetName> {
+  name: Name;
   origin: string;
   request: BenchRequest;
 }
@@ -21,13 +21,13 @@ export interface TurnOptions {
  * during the run (thermal throttling, another tenant on the host, the SQLite file growing) is shared
  * between them, after one unmeasured warm-up run per target (JIT, connection pools, lazy modules).
  */
-export async function loadTargetsInTurn(targets: readonly LoadTarget[], options: TurnOptions): Promise<Record<TargetName, LoadSummary>> {
+export async function loadTargetsInTurn<Name extends string>(targets: readonly LoadTarget<Name>[], options: TurnOptions): Promise<Record<Name, LoadSummary>> {
   if (options.warmupSeconds > 0) {
     for (const target of targets) {
       await runLoad(target.origin, target.request, { connections: options.connections, durationSeconds: options.warmupSeconds });
     }
   }
-  const runs = new Map<TargetName, LoadRun[]>(targets.map((target) => [target.name, []]));
+  const runs = new Map<Name, LoadRun[]>(targets.map((target) => [target.name, []]));
   for (let round = 1; round <= options.rounds; round++) {
     for (const target of targets) {
       const run = await runLoad(target.origin, target.request, { connections: options.connections, durationSeconds: options.durationSeconds });
@@ -39,5 +39,5 @@ export async function loadTargetsInTurn(targets: readonly LoadTarget[], options:
       );
     }
   }
-  return Object.fromEntries(targets.map((target) => [target.name, summariseLoad(runs.get(target.name)!)])) as Record<TargetName, LoadSummary>;
+  return Object.fromEntries(targets.map((target) => [target.name, summariseLoad(runs.get(target.name)!)])) as Record<Name, LoadSummary>;
 }
