@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
+import { sendWrittenNow, startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
 
 /**
  * The one writer for every outbound event stream. It sets the headers once, frames events, waits for
@@ -8,6 +8,7 @@ import { startStreamedResponse, writeWithBackpressure } from './streamed-respons
  */
 export class SseWriter {
   private readonly clientPresent: () => boolean;
+  private sentFirst = false;
 
   constructor(private readonly res: Response) {
     this.clientPresent = startStreamedResponse(res, { 'content-type': 'text/event-stream; charset=utf-8', connection: 'keep-alive' });
@@ -22,7 +23,14 @@ export class SseWriter {
     if (event !== undefined && /[\r\n]/.test(event)) throw new Error('SSE event names cannot contain line breaks');
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
     const frame = (event === undefined ? '' : `event: ${event}\n`) + `data: ${payload}\n\n`;
-    if (this.isOpen) await writeWithBackpressure(this.res, frame);
+    if (!this.isOpen) return;
+    const written = writeWithBackpressure(this.res, frame);
+    // Time to first byte: the first event leaves at once, not with the events translated after it.
+    if (!this.sentFirst) {
+      this.sentFirst = true;
+      sendWrittenNow(this.res);
+    }
+    await written;
   }
 
   end(): void {

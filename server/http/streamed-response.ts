@@ -37,3 +37,15 @@ export async function writeWithBackpressure(res: Response, text: string): Promis
     res.on('close', done);
   });
 }
+
+/**
+ * Puts what has been written on the wire now. Node's HTTP response corks its socket on a write and uncorks
+ * it on the next tick, and the next tick comes only after the microtask queue is empty: when an upstream's
+ * stream arrives in one read, the whole chain of async generators that translates it runs first, and the
+ * client would see its first byte only with the last (bench/README.md, scenario (c)). Writers call this
+ * after their first event; later events go out in the batches Node makes.
+ */
+export function sendWrittenNow(res: Response): void {
+  const socket = res.socket;
+  while (socket && socket.writableCorked > 0) socket.uncork();
+}
