@@ -14,6 +14,7 @@ import { createGatewayServer } from './http/gateway-server.js';
 import { createHotPathDispatch } from './http/hot-path.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
+import { useLeanJsonResponses } from './http/json-response.js';
 import { encodeModelPathSegment } from './http/model-path.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
@@ -70,6 +71,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // API responses are not cacheable; hashing every body for an ETag is wasted work on the hot path.
   app.set('etag', false);
   app.set('query parser', 'simple');
+  useLeanJsonResponses(app);
   const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment];
   const admit = [
     createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
