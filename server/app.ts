@@ -14,6 +14,7 @@ import { createGatewayServer } from './http/gateway-server.js';
 import { createHotPathDispatch } from './http/hot-path.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
+import { createJsonBodyReader } from './http/json-body.js';
 import { useLeanJsonResponses } from './http/json-response.js';
 import { encodeModelPathSegment } from './http/model-path.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
@@ -75,7 +76,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment];
   const admit = [
     createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
-    express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }),
+    createJsonBodyReader({
+      limit: settings.maxBodyBytes,
+      general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }),
+    }),
     metering.middleware,
   ];
   const validate = await createOpenApiValidator({ validateResponses });

@@ -1,0 +1,83 @@
+import type { Request, RequestHandler } from 'express';
+
+/**
+ * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`, a body that
+ * starts with `{`) is read here in one pass: collect the bytes up to `limit`, decode, `JSON.parse`. That
+ * skips body-parser's per-request media-type parsing, charset and encoding look-ups and stream wrappers,
+ * which cost a model call more than its JSON (bench/README.md). Every other request (other JSON media
+ * types, other charsets, compressed bodies, no body) goes to `general`, body-parser, unchanged.
+ *
+ * Failures carry body-parser's error `type`s (`entity.too.large`, `entity.parse.failed`,
+ * `request.aborted`), so they become the same client errors either way (to-gateway-error.ts).
+ */
+export function createJsonBodyReader(options: { limit: number; general: RequestHandler }): RequestHandler {
+  const { limit, general } = options;
+  return (req, res, next) => {
+    if (!isPlainJson(req)) return general(req, res, next);
+    const declared = Number(req.headers['content-length']);
+    if (declared > limit) return refuseAfterBody(req, tooLarge(limit), next);
+
+    const parts: Buffer[] = [];
+    let received = 0;
+    let failed = false;
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > limit) {
+        failed = true;
+        req.off('data', onData);
+        return refuseAfterBody(req, tooLarge(limit), next);
+      }
+      parts.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () => {
+      if (failed) return;
+      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, received)).toString('utf8');
+      try {
+        req.body = parseObject(text);
+      } catch (error) {
+        return next(Object.assign(error as Error, { status: 400, type: 'entity.parse.failed' }));
+      }
+      next();
+    });
+    req.once('close', () => {
+      if (!req.complete && !failed) next(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' }));
+    });
+  };
+}
+
+/** `application/json` with no charset or UTF-8, not compressed, with a body (a length or chunked). */
+function isPlainJson(req: Request): boolean {
+  const type = req.headers['content-type'];
+  if (type === undefined) return false;
+  const normalized = type.length === 16 ? type.toLowerCase() : type.toLowerCase().replace(/\s+/g, '');
+  if (normalized !== 'application/json' && normalized !== 'application/json;charset=utf-8') return false;
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+/** A request body must be a JSON object (the contract then says which); `[` etc. are parsed for the validator to refuse. */
+function parseObject(text: string): unknown {
+  // body-parser's answer to an empty body, a common client mistake: the validator then names what is missing.
+  if (text.length === 0) return {};
+  const first = /^[\t\n\r ]*(.)/.exec(text)?.[1];
+  // What body-parser's strict mode refuses, with a message of its kind.
+  if (first !== '{' && first !== '[') throw new SyntaxError(`Unexpected ${first === undefined ? 'end of JSON input' : `token '${first}': a JSON object was expected`}`);
+  return JSON.parse(text);
+}
+
+function tooLarge(limit: number): Error {
+  return Object.assign(new Error('request entity too large'), { status: 413, type: 'entity.too.large', limit });
+}
+
+/** Answers once the rest of the body has been read and dropped, as body-parser does, so the connection stays usable. */
+function refuseAfterBody(req: Request, error: Error, next: (error: Error) => void): void {
+  req.resume();
+  if (req.complete) return next(error);
+  req.once('end', () => next(error));
+  req.once('close', () => {
+    if (!req.complete) next(error);
+  });
+}
