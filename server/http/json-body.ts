@@ -1,11 +1,11 @@
 import type { Request, RequestHandler } from 'express';
 
 /**
- * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`, a body that
- * starts with `{`) is read here in one pass: collect the bytes up to `limit`, decode, `JSON.parse`. That
- * skips body-parser's per-request media-type parsing, charset and encoding look-ups and stream wrappers,
- * which cost a model call more than its JSON (bench/README.md). Every other request (other JSON media
- * types, other charsets, compressed bodies, no body) goes to `general`, body-parser, unchanged.
+ * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`) is read
+ * here in one pass: collect the bytes up to `limit`, decode, `JSON.parse`. That skips body-parser's
+ * per-request media-type parsing, charset and encoding look-ups and stream wrappers (~4% of a chat
+ * completion's CPU: bench/README.md). Every other request (other JSON media types, other charsets,
+ * compressed bodies, no body) goes to `general`, body-parser, unchanged.
  *
  * Failures carry body-parser's error `type`s (`entity.too.large`, `entity.parse.failed`,
  * `request.aborted`), so they become the same client errors either way (to-gateway-error.ts).
