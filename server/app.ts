@@ -27,10 +27,11 @@ import { RedisLimitStore } from './limits/redis-limit-store.js';
 import { createMetering } from './metering/create-metering.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createHandlers, registerRoutes } from './routes.js';
-import type { GatewayDb } from './store/database.js';
+import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { ResponseStore } from './store/response-store.js';
+import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageStore } from './usage/usage-store.js';
 
@@ -62,7 +63,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const accounts = new AccountStore(db);
   const authenticator = new KeyAuthenticator(keys, accounts);
   const usage = new UsageStore(db);
-  const recorder = new UsageRecorder({ store: usage, logger });
+  const sqliteFile = sqliteFileOf(db);
+  // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
+  const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
+  const recorder = new UsageRecorder({ store: ledger, logger });
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl) : new MemoryLimitStore();
   const metering = createMetering({ registry, limits, recorder, logger });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
@@ -121,6 +125,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       // Requests are over (the server has drained): settle their limits, then write every usage row.
       await metering.idle();
       await recorder.close();
+      if (ledger instanceof SqliteLedgerWriter) await ledger.close();
       await limits.close();
       await registry.close();
     },

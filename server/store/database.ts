@@ -95,13 +95,23 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
   return openSqlite(join(options.dataDir, 'gateway.sqlite'));
 }
 
+/** The SQLite file each store opened by `openDatabase` works on (none for PostgreSQL). */
+const sqliteFiles = new WeakMap<GatewayDb, string>();
+
+/** The file of a store on SQLite, for code that opens its own connection to it (the usage ledger's thread). */
+export function sqliteFileOf(db: GatewayDb): string | undefined {
+  return sqliteFiles.get(db);
+}
+
 async function openSqlite(file: string): Promise<GatewayDb> {
   const { default: SQLite } = await import('better-sqlite3');
   const sqlite = new SQLite(file);
   // WAL lets the key CLI write while a running server reads; busy_timeout waits instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqliteFiles.set(db, file);
+  return db;
 }
 
 async function openPostgres(connectionString: string): Promise<GatewayDb> {
