@@ -24,10 +24,13 @@ async function findTests(dir) {
 const expand = async (path) => ((await stat(path)).isDirectory() ? findTests(path) : [path]);
 const requested = process.argv.slice(2);
 const files = (await Promise.all((requested.length ? requested : roots).map(expand))).flat().sort();
-// The console's browser tests load dist/: build it from the sources as they are now.
-const build = spawn(process.execPath, ['scripts/build-console.mjs'], { stdio: 'inherit' });
-const [buildCode] = await once(build, 'exit');
-if (buildCode !== 0) process.exit(buildCode ?? 1);
+// The console's browser tests load dist/, and the process tests run build/gateway.mjs as `npm start` does:
+// build both from the sources as they are now.
+for (const script of ['scripts/build-console.mjs', 'scripts/build-server.mjs']) {
+  const build = spawn(process.execPath, [script], { stdio: 'inherit' });
+  const [buildCode] = await once(build, 'exit');
+  if (buildCode !== 0) process.exit(buildCode ?? 1);
+}
 
 const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
   stdio: 'inherit',

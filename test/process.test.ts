@@ -7,7 +7,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { runKeysCli, spawnGateway } from './helpers/spawn-gateway.js';
+import { gatewayBundle, runKeysCli, spawnGateway } from './helpers/spawn-gateway.js';
 
 test('serves the built-in model with no config, with keys made by the CLI', async () => {
   const gateway = await spawnGateway();
@@ -72,7 +72,7 @@ test('a bad config stops start-up with a message naming the field', async () => 
   const dir = await mkdtemp(join(tmpdir(), 'gateway-badconfig-'));
   const configPath = join(dir, 'gateway.yaml');
   await writeFile(configPath, 'providers:\n  - { id: p, type: openia }\nmodels: []\n');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [gatewayBundle], {
     cwd: new URL('..', import.meta.url).pathname,
     env: { ...process.env, PORT: '0', GATEWAY_CONFIG: configPath, GATEWAY_DATA_DIR: dir },
   });

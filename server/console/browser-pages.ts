@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
 import { GatewayError } from '../http/gateway-error.js';
+import { projectRoot } from '../project-root.js';
 
 /** Where scripts/build-console.mjs writes the console and the docs. */
-export const defaultDistDir = join(import.meta.dirname, '../../dist');
+export const defaultDistDir = join(projectRoot, 'dist');
 
 /**
  * The pages people open in a browser: the console at `/console/` and the API reference at `/docs/`. They

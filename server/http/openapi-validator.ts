@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { projectRoot } from '../project-root.js';
 
-const specUrl = new URL('../../generated/openapi.json', import.meta.url);
+const specPath = join(projectRoot, 'generated/openapi.json');
 
 /** The bundled contract, as generated from openapi/openapi.yaml. */
 async function loadSpec(): Promise<Record<string, unknown>> {
-  return JSON.parse(await readFile(specUrl, 'utf8')) as Record<string, unknown>;
+  return JSON.parse(await readFile(specPath, 'utf8')) as Record<string, unknown>;
 }
 
 /**

@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { projectRoot } from '../project-root.js';
 import type { Database } from '../store/database.js';
 import { toUsageRow, type UsageRecord } from './usage-record.js';
 
@@ -14,7 +16,8 @@ interface LedgerBatchResult {
   error?: string;
 }
 
-const workerUrl = new URL('./sqlite-ledger-worker.mjs', import.meta.url);
+// Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
+const workerPath = join(projectRoot, 'server/usage/sqlite-ledger-worker.mjs');
 
 /** Every `usage_records` column, which the thread binds by name; a record type, so none can be missed. */
 const columns = Object.keys({
@@ -68,7 +71,7 @@ export class SqliteLedgerWriter {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(workerUrl, { workerData: { file: this.file, columns } });
+    const worker = new Worker(workerPath, { workerData: { file: this.file, columns }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
     worker.on('message', ({ id, error }: LedgerBatchResult) => {
       const waiter = this.waiting.get(id);
       this.waiting.delete(id);

@@ -31,6 +31,7 @@ const textWidths = {
   protocol: 32,
   endpoint: 200,
 } as const satisfies Partial<Record<keyof UsageRow, number>>;
+const textWidthEntries = Object.entries(textWidths) as Array<[keyof typeof textWidths, number]>;
 
 const integerColumns = [
   'created_at',
@@ -52,7 +53,7 @@ const integerColumns = [
 export function toUsageRow(record: UsageRecord): UsageRow {
   const row: UsageRow = { ...record, estimated: record.estimated ? 1 : 0, cost_usd: finiteOrZero(record.cost_usd) };
   for (const column of integerColumns) row[column] = Math.round(finiteOrZero(record[column]));
-  for (const [column, width] of Object.entries(textWidths) as Array<[keyof typeof textWidths, number]>) {
+  for (const [column, width] of textWidthEntries) {
     const value = record[column];
     if (typeof value === 'string' && value.length > width) row[column] = value.slice(0, width);
   }

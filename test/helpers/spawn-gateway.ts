@@ -6,6 +6,9 @@ import { join } from 'node:path';
 
 const root = new URL('../..', import.meta.url).pathname;
 
+/** What `npm start` runs: scripts/build-server.mjs bundles it (scripts/run-tests.mjs does before any test). */
+export const gatewayBundle = join(root, 'build/gateway.mjs');
+
 export interface GatewayProcess {
   child: ChildProcessWithoutNullStreams;
   origin: string;
@@ -15,12 +18,13 @@ export interface GatewayProcess {
 }
 
 /**
- * Runs server/main.ts as `npm start` does, in its own process with its own data directory, on a free
- * port, and resolves once it logged that it listens. For tests of start-up, signals and the CLI.
+ * Runs the production bundle as `npm start` does (build/gateway.mjs, which the test runner builds first),
+ * in its own process with its own data directory, on a free port, and resolves once it logged that it
+ * listens. For tests of start-up, signals and the CLI.
  */
 export async function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
   const dataDir = env.GATEWAY_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'gateway-proc-')));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [gatewayBundle], {
     cwd: root,
     env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, ...env },
   });
