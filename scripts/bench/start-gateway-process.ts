@@ -20,8 +20,8 @@ export interface GatewayProcess {
 }
 
 /**
- * Runs the gateway as production does (`node --import tsx server/main.ts`, NODE_ENV=production,
- * LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
+ * Runs the gateway as production does (`npm start`: the bundle scripts/build-server.mjs makes, run by plain
+ * Node, NODE_ENV=production, LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
  * and an API key made beforehand with the key CLI. Resolves once /healthz answers. `nodeArgs` go before
  * the script (e.g. `--cpu-prof`); `workers` sets WORKERS.
  */
@@ -33,9 +33,9 @@ export async function startGatewayProcess(upstreamPort: number, options: { nodeA
   const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
   if (options.workers !== undefined) env.WORKERS = String(options.workers);
 
-  const apiKey = await createApiKey(env);
+  const [apiKey, script] = await Promise.all([createApiKey(env), productionBuild()]);
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
     cwd: repoRoot,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -75,6 +75,19 @@ export async function startGatewayProcess(upstreamPort: number, options: { nodeA
 function gatewayEnvironment(overrides: Record<string, string>): NodeJS.ProcessEnv {
   const { GATEWAY_DATABASE_URL, DATABASE_URL, GATEWAY_REDIS_URL, REDIS_URL, GATEWAY_ADMIN_KEY, ...inherited } = process.env;
   return { ...inherited, ...overrides };
+}
+
+let built: Promise<string> | undefined;
+
+/** Builds the production bundle once per bench run, from the sources as they are now; resolves with its path. */
+function productionBuild(): Promise<string> {
+  built ??= (async () => {
+    const child = spawn(process.execPath, ['scripts/build-server.mjs'], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+    const [code] = await once(child, 'exit');
+    if (code !== 0) throw new Error(`scripts/build-server.mjs exited with ${code}`);
+    return join(repoRoot, 'build/gateway.mjs');
+  })();
+  return built;
 }
 
 async function createApiKey(env: NodeJS.ProcessEnv): Promise<string> {

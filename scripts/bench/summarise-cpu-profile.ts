@@ -43,10 +43,13 @@ export function summariseCpuProfile(path: string, top: number): string {
   return `${table('Self time by package', byPackage)}\n\n${table('Self time by function', byFunction)}`;
 }
 
+/** The gateway's own code: its sources, or the production bundle the bench runs (scripts/build-server.mjs). */
+const gatewayCode = /\/(server|generated)\/|\/build\/gateway\.mjs/;
+
 function shortUrl(url: string): string {
   const modules = url.lastIndexOf('/node_modules/');
   if (modules >= 0) return url.slice(modules + '/node_modules/'.length);
-  const project = url.search(/\/(server|generated)\//);
+  const project = url.search(gatewayCode);
   return project >= 0 ? url.slice(project + 1) : url;
 }
 
@@ -54,7 +57,7 @@ function packageOf(url: string, functionName: string): string {
   if (!url) return functionName.startsWith('(') ? functionName : '(native)';
   if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
   const modules = url.lastIndexOf('/node_modules/');
-  if (modules < 0) return /\/(server|generated)\//.test(url) ? '(gateway)' : url;
+  if (modules < 0) return gatewayCode.test(url) ? '(gateway)' : url;
   const parts = url.slice(modules + '/node_modules/'.length).split('/');
   return parts[0]!.startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0]!;
 }
