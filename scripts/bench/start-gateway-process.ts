@@ -21,9 +21,9 @@ export interface GatewayProcess {
 
 /**
  * Runs the gateway as production does (`npm start`: the bundle scripts/build-server.mjs makes, run by plain
- * Node, NODE_ENV=production, LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory that is removed on exit,
- * and an API key made beforehand with the key CLI. Resolves once /healthz answers. `nodeArgs` go before
- * the script (e.g. `--cpu-prof`); `workers` sets WORKERS.
+ * Node, NODE_ENV=production, LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory
+ * that is removed on exit, and an API key made beforehand with the key CLI. Resolves once /healthz answers.
+ * `nodeArgs` go before the script (e.g. `--cpu-prof`); `workers` sets WORKERS.
  */
 export async function startGatewayProcess(upstreamPort: number, options: { nodeArgs?: string[]; workers?: number } = {}): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));

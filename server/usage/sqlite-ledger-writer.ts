@@ -45,7 +45,8 @@ const columns = Object.keys({
 export class SqliteLedgerWriter {
   private worker: Worker | undefined;
   private nextBatchId = 1;
-  private readonly waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  /** Batches sent and not answered yet, with the thread each went to. */
+  private readonly waiting = new Map<number, { worker: Worker; resolve: () => void; reject: (error: Error) => void }>();
 
   constructor(private readonly file: string) {}
 
@@ -57,7 +58,7 @@ export class SqliteLedgerWriter {
     // Referenced while a batch is out, so that the process cannot end before its rows are stored.
     worker.ref();
     return new Promise<void>((resolve, reject) => {
-      this.waiting.set(batch.id, { resolve, reject });
+      this.waiting.set(batch.id, { worker, resolve, reject });
       worker.postMessage(batch);
     });
   }
@@ -71,21 +72,31 @@ export class SqliteLedgerWriter {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(workerPath, { workerData: { file: this.file, columns }, resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 } });
+    const worker = new Worker(workerPath, {
+      workerData: { file: this.file, columns },
+      // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
+      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
+    });
     worker.on('message', ({ id, error }: LedgerBatchResult) => {
       const waiter = this.waiting.get(id);
       this.waiting.delete(id);
       // A thread with nothing to write must not keep a finished process alive.
-      if (this.waiting.size === 0) worker.unref();
+      if (![...this.waiting.values()].some((other) => other.worker === worker)) worker.unref();
       if (error === undefined) waiter?.resolve();
       else waiter?.reject(new Error(`usage ledger: ${error}`));
     });
     const failAll = (error: Error) => {
       if (this.worker === worker) this.worker = undefined;
-      for (const waiter of this.waiting.values()) waiter.reject(error);
-      this.waiting.clear();
+      for (const [id, waiter] of this.waiting) {
+        if (waiter.worker !== worker) continue;
+        this.waiting.delete(id);
+        waiter.reject(error);
+      }
     };
-    worker.on('error', (error) => failAll(error));
+    // What the thread throws arrives cloned, SQLite's own errors as plain objects: keep their message.
+    worker.on('error', (error: unknown) =>
+      failAll(error instanceof Error ? error : new Error(`usage ledger: writer thread failed: ${String((error as { message?: unknown })?.message ?? error)}`)),
+    );
     worker.on('exit', (code) => failAll(new Error(`usage ledger: writer thread exited with code ${code}`)));
     this.worker = worker;
     return worker;
