@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { projectRoot } from '../project-root.js';
 import type { Database } from '../store/database.js';
-import { toUsageRow, type UsageRecord } from './usage-record.js';
+import { toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
 
 /** A batch of rows sent to the writer thread (sqlite-ledger-worker.mjs); `id` pairs it with its answer. */
 interface LedgerBatch {
@@ -19,12 +19,6 @@ interface LedgerBatchResult {
 // Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
 const workerPath = join(projectRoot, 'server/usage/sqlite-ledger-worker.mjs');
 
-/** Every `usage_records` column, which the thread binds by name; a record type, so none can be missed. */
-const columns = Object.keys({
-  id: true, created_at: true, request_id: true, account_id: true, key_id: true, model: true, deployment: true, protocol: true,
-  endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, output_tokens: true, reasoning_tokens: true,
-  image_count: true, latency_ms: true, cost_usd: true, estimated: true,
-} satisfies Record<keyof Database['usage_records'], true>);
 
 /**
  * Writes usage batches to an SQLite file from a worker thread. better-sqlite3 is synchronous: on the event
@@ -73,7 +67,7 @@ export class SqliteLedgerWriter {
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerPath, {
-      workerData: { file: this.file, columns },
+      workerData: { file: this.file, columns: usageColumns },
       // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
     });

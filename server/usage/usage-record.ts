@@ -11,6 +11,13 @@ type UsageRow = Database['usage_records'];
  */
 export type UsageRecord = Omit<UsageRow, 'estimated'> & { estimated: boolean };
 
+/** Every `usage_records` column, listed through a record type so that the compiler names any one missed. */
+export const usageColumns = Object.keys({
+  id: true, created_at: true, request_id: true, account_id: true, key_id: true, model: true, deployment: true, protocol: true,
+  endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, output_tokens: true, reasoning_tokens: true,
+  image_count: true, latency_ms: true, cost_usd: true, estimated: true,
+} satisfies Record<keyof UsageRow, true>) as Array<keyof UsageRow>;
+
 /** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
 export function newUsageRecordId(): string {
   return `use_${randomString(12)}`;

@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { Database, GatewayDb } from '../store/database.js';
-import { fromUsageRow, toUsageRow, type UsageRecord } from './usage-record.js';
+import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
 
 /** Which records a report covers; every field narrows it. `from` is inclusive, `to` exclusive (Unix ms). */
 export interface UsageFilter {
@@ -34,8 +34,7 @@ const msPerDay = 86_400_000;
 // SQLite allows 32,766 bound values per statement (the default since 3.32, and better-sqlite3's build);
 // PostgreSQL allows 65,535. Each row binds one value per column.
 const maxBoundValues = 32_766;
-const columnCount = 18;
-const rowsPerInsert = Math.floor(maxBoundValues / columnCount);
+const rowsPerInsert = Math.floor(maxBoundValues / usageColumns.length);
 
 /**
  * The usage ledger at rest: written in batches by the `UsageRecorder`, read by usage reports and the recent
