@@ -209,6 +209,25 @@ describe('client disconnects', () => {
       assert.ok(closedAt - droppedAt < 100, `upstream closed ${Math.round(closedAt - droppedAt)} ms after the client left`);
     });
   }
+
+  test('dropping a call that does not stream closes the upstream connection within 100 ms', async () => {
+    const upstream = await fake();
+    upstream.enqueue({ delayMs: 5_000, then: chatReply });
+    const { gateway } = await gatewayWith({ deployments: [{ origin: upstream.origin }] });
+    const controller = new AbortController();
+    const answer = fetch(`${gateway.origin}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify(hello),
+      signal: controller.signal,
+    });
+    while (upstream.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const droppedAt = performance.now();
+    controller.abort();
+    await assert.rejects(answer);
+    const closedAt = await upstream.waitForClosure(1_000);
+    assert.ok(closedAt - droppedAt < 100, `upstream closed ${Math.round(closedAt - droppedAt)} ms after the client left`);
+  });
 });
 
 after(async () => {

@@ -26,14 +26,15 @@ export function createMessagesPassThrough(client: UpstreamClient, providerId: st
   return {
     async forward(body: Record<string, unknown>, context: MessagesCallContext): Promise<ForwardedMessages> {
       const headers = context.anthropicBeta ? { 'anthropic-beta': context.anthropicBeta } : undefined;
-      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      const reply = await client.postJson('/v1/messages', { ...body, model: context.upstreamModel }, context.signal, headers);
+      const upstreamBody = { ...body, model: context.upstreamModel };
       const tally = emptyUsageTally();
+      // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (body.stream !== true) {
-        const json = await client.readJson(reply, context.signal);
+        const json = await client.exchangeJson('/v1/messages', upstreamBody, context.signal, headers);
         readAnthropicUsage(tally, asRecord(json.usage) as AnthropicUsage | undefined);
         return { kind: 'json', body: json, usage: toGatewayUsage(tally) };
       }
+      const reply = await client.postJson('/v1/messages', upstreamBody, context.signal, headers);
       let seenUsage = false;
       const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, (usage) => {
         readAnthropicUsage(tally, usage);

@@ -29,13 +29,14 @@ export function createGeminiPassThrough(client: UpstreamClient, providerId: stri
     async forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini> {
       const upstreamBody = body.model === undefined ? body : { ...body, model: `models/${context.upstreamModel}` };
       const method = options.stream ? 'streamGenerateContent' : 'generateContent';
-      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      const reply = await client.postJson(geminiModelPath(context.upstreamModel, method), upstreamBody, context.signal);
+      const path = geminiModelPath(context.upstreamModel, method);
+      // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (!options.stream) {
-        const json = await client.readJson(reply, context.signal);
+        const json = await client.exchangeJson(path, upstreamBody, context.signal);
         const usage = asRecord(json.usageMetadata);
         return { kind: 'json', body: json, usage: usage ? readGeminiUsage(usage as GeminiUsageMetadata) : undefined };
       }
+      const reply = await client.postJson(path, upstreamBody, context.signal);
       let usage: Usage | undefined;
       return {
         kind: 'stream',

@@ -24,8 +24,7 @@ export function createGeminiImages(client: UpstreamClient): ImageProvider {
       contents: [{ role: 'user', parts }],
       generationConfig: { responseModalities: ['TEXT', 'IMAGE'], ...(aspectRatio ? { imageConfig: { aspectRatio } } : {}) },
     };
-    const reply = await client.postJson(geminiModelPath(context.upstreamModel, 'generateContent'), body, context.signal);
-    return client.readJson(reply, context.signal);
+    return client.exchangeJson(geminiModelPath(context.upstreamModel, 'generateContent'), body, context.signal);
   };
   const generateAll = async (parts: unknown[], options: ImageOptions, context: CallContext): Promise<ImageResult> => {
     const answers = await Promise.all(Array.from({ length: options.n }, () => generateOne(parts, options, context)));

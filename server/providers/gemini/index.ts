@@ -56,8 +56,7 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
      */
     async countTokens(request: ModelRequest, context: CallContext): Promise<number> {
       const generateContentRequest = { model: `models/${context.upstreamModel}`, ...convertToGeminiRequest(request) };
-      const reply = await client.postJson(geminiModelPath(context.upstreamModel, 'countTokens'), { generateContentRequest }, context.signal);
-      const { totalTokens } = await client.readJson(reply, context.signal);
+      const { totalTokens } = await client.exchangeJson(geminiModelPath(context.upstreamModel, 'countTokens'), { generateContentRequest }, context.signal);
       // Google's JSON leaves out zero values.
       return typeof totalTokens === 'number' && Number.isFinite(totalTokens) ? totalTokens : 0;
     },

@@ -33,14 +33,13 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
       if (stream && quirks.streamOptions) {
         upstreamBody.stream_options = { ...asRecord(body.stream_options), include_usage: true };
       }
-      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      const reply = await client.postJson('/chat/completions', upstreamBody, context.signal);
-
+      // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (!stream) {
-        const json = await client.readJson(reply, context.signal);
+        const json = await client.exchangeJson('/chat/completions', upstreamBody, context.signal);
         const usage = asRecord(json.usage);
         return { kind: 'json', body: json, usage: usage ? readChatUsage(usage as ChatWireUsage) : undefined };
       }
+      const reply = await client.postJson('/chat/completions', upstreamBody, context.signal);
 
       let usage: Usage | undefined;
       async function* frames(): AsyncGenerator<string> {

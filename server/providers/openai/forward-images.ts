@@ -19,8 +19,8 @@ export function createOpenAIImages(client: UpstreamClient): ImageProvider {
   return {
     async generate(request, context) {
       const { response_format: _decidedByGateway, ...body } = request.body;
-      const reply = await client.postJson('/images/generations', { ...body, model: context.upstreamModel }, context.signal);
-      return readImagesResult(await client.readJson(reply, context.signal), client, context);
+      const json = await client.exchangeJson('/images/generations', { ...body, model: context.upstreamModel }, context.signal);
+      return readImagesResult(json, client, context);
     },
     async edit(request, context) {
       const reply = await client.postForm('/images/edits', await toEditForm(request, context.upstreamModel), context.signal);

@@ -23,9 +23,10 @@ const finalEvents = new Set(['response.completed', 'response.incomplete', 'respo
 export function createResponsesPassThrough(client: UpstreamClient, providerId: string): ResponsesPassThrough {
   return {
     async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedResponses> {
-      // Throws (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      const reply = await client.postJson('/responses', { ...body, model: context.upstreamModel }, context.signal);
-      if (body.stream !== true) return { kind: 'json', body: await client.readJson(reply, context.signal) };
+      const upstreamBody = { ...body, model: context.upstreamModel };
+      // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
+      if (body.stream !== true) return { kind: 'json', body: await client.exchangeJson('/responses', upstreamBody, context.signal) };
+      const reply = await client.postJson('/responses', upstreamBody, context.signal);
       return { kind: 'stream', events: forwardEvents(readSse(client.chunks(reply, context.signal)), providerId) };
     },
   };

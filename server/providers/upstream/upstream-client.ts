@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import { collectResponse } from './collect-response.js';
 import { asRecord, parseJson } from './parse-json.js';
 import { resolveTimeouts, type Timeouts } from './timeouts.js';
 import { upstreamStatusError, upstreamUnreachable, type UpstreamErrorDetails, type UpstreamHeaders } from './upstream-error.js';
@@ -28,6 +29,9 @@ export class UpstreamClient {
   readonly timeouts: Timeouts;
   private readonly agent: Agent;
   private readonly baseUrl: string;
+  /** The base URL split as undici's `dispatch` takes it: scheme, host and port; and the path before ours. */
+  private readonly origin: string;
+  private readonly basePath: string;
   private readonly headers: Record<string, string>;
   private readonly secrets: string[];
 
@@ -44,6 +48,9 @@ export class UpstreamClient {
       keepAliveTimeout: 30_000,
     });
     this.baseUrl = (config.base_url ?? defaultBaseUrl).replace(/\/+$/, '');
+    const base = new URL(this.baseUrl);
+    this.origin = base.origin;
+    this.basePath = base.pathname.replace(/\/+$/, '');
     this.headers = { 'content-type': 'application/json', ...options.headers, ...config.headers };
     // The configured key and configured headers (a proxy's auth), never our fixed ones such as the
     // `anthropic-version` date, which would be "scrubbed" out of upstream messages.
@@ -58,6 +65,27 @@ export class UpstreamClient {
   postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
     const base = headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers;
     return this.post(path, JSON.stringify(body), base, signal);
+  }
+
+  /**
+   * POSTs JSON to `path` and resolves with the whole JSON answer: for calls that do not stream, which need
+   * no body stream (see collect-response.ts). Failures are thrown as by `postJson` and `readJson`.
+   */
+  async exchangeJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<Record<string, unknown>> {
+    const base = headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers;
+    let reply: Awaited<ReturnType<typeof collectResponse>>;
+    try {
+      reply = await collectResponse(
+        this.agent,
+        { origin: this.origin, path: `${this.basePath}${path}`, method: 'POST', headers: base, body: JSON.stringify(body) },
+        signal,
+      );
+    } catch (error) {
+      throw this.failure(error, signal);
+    }
+    const text = reply.body.toString('utf8');
+    if (reply.status < 200 || reply.status >= 300) throw this.statusFailure(reply.status, reply.headers, text);
+    return this.jsonObject(text, reply.status);
   }
 
   /** POSTs a multipart form (image edits); undici streams its file parts and sets the boundary. */
@@ -77,8 +105,13 @@ export class UpstreamClient {
       return { status: reply.statusCode, headers: reply.headers, body: reply.body };
     }
     const text = await reply.body.text().catch(() => '');
+    throw this.statusFailure(reply.statusCode, reply.headers, text);
+  }
+
+  /** A non-2xx answer as the GatewayError the router classifies, with the provider's own error message. */
+  private statusFailure(status: number, headers: UpstreamHeaders, text: string): GatewayError {
     const details = this.options.readError(asRecord(parseJson(text)));
-    throw upstreamStatusError(this.config.id, reply.statusCode, reply.headers, details, this.secrets);
+    return upstreamStatusError(this.config.id, status, headers, details, this.secrets);
   }
 
   /**
@@ -119,10 +152,14 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failure(error, signal);
     }
+    return this.jsonObject(text, reply.status);
+  }
+
+  private jsonObject(text: string, status: number): Record<string, unknown> {
     const json = asRecord(parseJson(text));
     if (!json) {
       throw new GatewayError('upstream', `The upstream provider '${this.config.id}' sent a body that is not a JSON object.`, {
-        upstream: { providerId: this.config.id, status: reply.status },
+        upstream: { providerId: this.config.id, status },
       });
     }
     return json;
