@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Recognisable prefix, so a leaked key is easy to spot in code or logs scanners. */
 export const keyPrefix = 'sk-gw-';
@@ -8,9 +8,12 @@ export function generateKeySecret(): string {
   return keyPrefix + randomBytes(32).toString('base64url');
 }
 
-/** SHA-256 hex of a secret: what the store keeps instead of the secret. */
+/**
+ * SHA-256 hex of a secret: what the store keeps instead of the secret. Runs on every model call (the key
+ * cache is keyed by it), so it uses the one-shot `hash`, a third of `createHash`'s cost (no Hash object).
+ */
 export function hashKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Enough of the secret to recognise a key in a list without being able to use it. */
