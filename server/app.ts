@@ -116,7 +116,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   });
   const errorHandler = createErrorHandler(logger);
   app.use(errorHandler);
-  const dispatch = createHotPathDispatch({ app, middleware: [...identify, ...admit, ...validate], handlers, errorHandler });
+  const dispatch = createHotPathDispatch({ app, middleware: [...identify, ...admit, validate], handlers, errorHandler });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router; see gateway-server.ts.
     listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),

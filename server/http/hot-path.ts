@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } 
 import { operationRoutes } from '../../generated/operations.js';
 import type { OperationHandlers } from '../../generated/operations.js';
 import { splitModelPath } from './model-path.js';
+import { runMiddleware } from './run-middleware.js';
 
 /** Takes a request from Node's HTTP server: the hot path when it is a model call, else the Express app. */
 export type RequestDispatch = (req: IncomingMessage, res: ServerResponse) => void;
@@ -44,7 +45,9 @@ export function createHotPathDispatch({ app, middleware, handlers, errorHandler 
     req.baseUrl = '';
     req.originalUrl = req.url;
     req.params = {};
-    runChain(chain, req, res, (error) => errorHandler(error, req, res, () => undefined));
+    runMiddleware(chain, req, res, (error) =>
+      errorHandler(error ?? new Error(`the hot path for ${req.path} ended without an answer`), req, res, () => undefined),
+    );
   };
 }
 
@@ -70,24 +73,4 @@ function operationPath(url: string): string {
   if (!path.includes(':')) return path;
   const model = splitModelPath(path);
   return model?.action ? `/${model.version}/models/{model}:${model.action}` : path;
-}
-
-/**
- * Calls each handler with a `next` that calls the following one, as Express does: a handler that throws,
- * rejects or passes an error to `next` ends the chain at `fail`.
- */
-function runChain(chain: readonly RequestHandler[], req: Request, res: Response, fail: (error: unknown) => void): void {
-  let index = 0;
-  const next = (error?: unknown): void => {
-    if (error !== undefined && error !== null) return fail(error);
-    const handler = chain[index++];
-    if (!handler) return fail(new Error(`the hot path for ${req.path} ended without an answer`));
-    try {
-      const result = handler(req, res, next) as unknown;
-      if (result instanceof Promise) result.then(undefined, fail);
-    } catch (thrown) {
-      fail(thrown);
-    }
-  };
-  next();
 }

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../project-root.js';
+import { createBodyPrecheck } from './body-precheck.js';
+import { runMiddleware } from './run-middleware.js';
 
 const specPath = join(projectRoot, 'generated/openapi.json');
 
@@ -11,28 +13,44 @@ async function loadSpec(): Promise<Record<string, unknown>> {
   return JSON.parse(await readFile(specPath, 'utf8')) as Record<string, unknown>;
 }
 
-/**
- * express-openapi-validator wired for the gateway: every request is validated; responses only when
- * `validateResponses` (tests and development), because it costs a lot per call. Auth is our own
- * middleware (it renders protocol-specific errors), so the validator's security check is off.
- */
-export async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler[]> {
-  const apiSpec = withoutExamples(await loadSpec()) as never;
-  const middleware = OpenApiValidator.middleware({
+/** The validator's options; also what the body pre-check derives its Ajv options from. */
+export function contractValidatorOptions(apiSpec: never, validateResponses: boolean) {
+  return {
     apiSpec,
     validateRequests: { allowUnknownQueryParameters: true, removeAdditional: false },
-    validateResponses: options.validateResponses ? { removeAdditional: false } : false,
+    validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
-    validateApiSpec: options.validateResponses,
+    validateApiSpec: validateResponses,
     // We rewrite req.url to encode slashes in model IDs (see model-path.ts); match on the rewritten URL.
     useRequestUrl: true,
     // Image uploads are parsed earlier, to disk and with our own limits and errors (http/image-upload.ts).
     fileUploader: false,
-  }) as unknown as RequestHandler[];
-  if (!middleware.some((step) => step.name === 'metadataMiddleware')) {
-    throw new Error("express-openapi-validator no longer has a step named 'metadataMiddleware': see rememberRouteLookups");
+  } as const;
+}
+
+/**
+ * express-openapi-validator wired for the gateway: every request is validated; responses only when
+ * `validateResponses` (tests and development), because it costs a lot per call. Auth is our own
+ * middleware (it renders protocol-specific errors), so the validator's security check is off. Bodies of
+ * model calls without parameters are pre-checked first (body-precheck.ts); those that pass skip the
+ * request steps but not the response check.
+ */
+export async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler> {
+  const apiSpec = withoutExamples(await loadSpec()) as never;
+  const validatorOptions = contractValidatorOptions(apiSpec, options.validateResponses);
+  // Compiled from a copy taken before the validator preprocesses the spec in place.
+  const precheck = createBodyPrecheck(structuredClone(apiSpec), validatorOptions);
+  const middleware = OpenApiValidator.middleware(validatorOptions) as unknown as RequestHandler[];
+  // The response check finds its schema through the operation the lookup step found.
+  const responseSteps = options.validateResponses ? ['metadataMiddleware', 'responseMiddleware'] : [];
+  for (const name of ['metadataMiddleware', ...responseSteps]) {
+    if (!middleware.some((step) => step.name === name)) throw new Error(`express-openapi-validator no longer has a step named '${name}'`);
   }
-  return middleware.map((step) => (step.name === 'metadataMiddleware' ? rememberRouteLookups(step) : step));
+  const steps = middleware.map((step) => (step.name === 'metadataMiddleware' ? rememberRouteLookups(step) : step));
+  const afterPrecheck = steps.filter((_step, index) => responseSteps.includes(middleware[index]!.name));
+  return function validateAgainstContract(req, res, next) {
+    runMiddleware(precheck(req) ? afterPrecheck : steps, req, res, next);
+  };
 }
 
 const rememberedLookups = 1_000;
