@@ -16,6 +16,8 @@ type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
  * promise per step), about 5% of a model call's CPU (bench/README.md). Any other request, and any body
  * that fails here, goes through the validator, so every error a client sees is still the validator's own.
  * server/http/body-precheck.test.ts proves the two agree on valid bodies and on thousands of broken ones.
+ * The factory and the options come from the validator's internal modules: an upgrade that moves them fails
+ * at start-up, and one that changes what they mean fails that test.
  */
 export function createBodyPrecheck(apiDoc: OpenAPIV3.DocumentV3, options: ValidatorOptions): BodyPrecheck {
   const ajvOptions = (new OpenApiValidator(options) as unknown as { ajvOpts: { request: Record<string, unknown> } }).ajvOpts.request;
