@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import { configSchema } from '../server/config/config-schema.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
@@ -48,8 +49,6 @@ after(async () => {
   upstream.closeAllConnections();
   upstream.close();
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Requests of `big-stream` in the gateway's ledger, as the key's owner sees them. */
 async function meteredRequests(): Promise<number> {

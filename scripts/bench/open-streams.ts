@@ -3,6 +3,7 @@
 // until told to finish. Writes bench/open-streams-results.json. See bench/README.md.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { TargetCheck } from './bench-results.js';
 import { describeMachine } from './machine-info.js';
 import { measureTtfb } from './measure-ttfb.js';
@@ -134,10 +135,6 @@ async function within<T>(promise: Promise<T>, ms: number, message: () => string)
   } finally {
     clearTimeout(timer);
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function log(line: string): void {

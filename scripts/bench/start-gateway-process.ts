@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { benchGatewayConfig } from './bench-gateway-config.js';
 import { onCleanup } from './cleanup.js';
 import { freePort } from './free-port.js';
@@ -115,7 +116,7 @@ async function waitForHealth(origin: string, exited: Promise<unknown[]>, output:
       () => false,
     );
     if (healthy) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
   throw new Error(`gateway was not healthy after 30 s:\n${output()}`);
 }

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { createRequestAjv } from 'express-openapi-validator/dist/framework/ajv/index.js';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
+import { isPlainJsonType } from './json-body.js';
 
 /** Says whether a request certainly passes the contract validator; `false` means "ask the validator". */
 export type BodyPrecheck = (req: Request) => boolean;
@@ -40,15 +41,8 @@ export function createBodyPrecheck(apiDoc: OpenAPIV3.DocumentV3, options: Valida
   }
 
   return (req) => {
-    if (req.method !== 'POST' || req.url.includes('?') || !isJsonMediaType(req.headers['content-type'])) return false;
+    if (req.method !== 'POST' || req.url.includes('?') || !isPlainJsonType(req.headers['content-type'])) return false;
     const validate = validators.get(req.url);
     return validate !== undefined && validate({ body: req.body });
   };
-}
-
-/** The types the validator maps to `application/json` exactly, as the gateway's JSON reader accepts them. */
-function isJsonMediaType(type: string | undefined): boolean {
-  if (type === undefined) return false;
-  const normalized = type.length === 16 ? type.toLowerCase() : type.toLowerCase().replace(/\s+/g, '');
-  return normalized === 'application/json' || normalized === 'application/json;charset=utf-8';
 }

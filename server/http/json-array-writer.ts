@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { sendWrittenNow, startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
+import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
 
 /**
  * Streams one JSON array element by element, as Gemini's `streamGenerateContent` does without `alt=sse`:
@@ -26,10 +26,8 @@ export class JsonArrayWriter {
     const json = typeof element === 'string' ? element : JSON.stringify(element);
     const separator = this.elements === 0 ? '' : ',\r\n';
     this.elements += 1;
-    const written = writeWithBackpressure(this.res, separator + json);
     // Time to first byte: the first element leaves at once, not with the elements converted after it.
-    if (this.elements === 1) sendWrittenNow(this.res);
-    await written;
+    await writeWithBackpressure(this.res, separator + json, { sendNow: this.elements === 1 });
   }
 
   /** Closes the array and the response. */

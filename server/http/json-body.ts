@@ -46,12 +46,16 @@ export function createJsonBodyReader(options: { limit: number; general: RequestH
   };
 }
 
-/** `application/json` with no charset or UTF-8, not compressed, with a body (a length or chunked). */
-function isPlainJson(req: Request): boolean {
-  const type = req.headers['content-type'];
+/** `application/json` with no charset or UTF-8: the one JSON media type read here (and pre-checked, body-precheck.ts). */
+export function isPlainJsonType(type: string | undefined): boolean {
   if (type === undefined) return false;
   const normalized = type.length === 16 ? type.toLowerCase() : type.toLowerCase().replace(/\s+/g, '');
-  if (normalized !== 'application/json' && normalized !== 'application/json;charset=utf-8') return false;
+  return normalized === 'application/json' || normalized === 'application/json;charset=utf-8';
+}
+
+/** A plain JSON type (above), not compressed, with a body (a length or chunked). */
+function isPlainJson(req: Request): boolean {
+  if (!isPlainJsonType(req.headers['content-type'])) return false;
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
   const length = req.headers['content-length'];

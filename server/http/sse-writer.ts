@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { sendWrittenNow, startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
+import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
 
 /**
  * The one writer for every outbound event stream. It sets the headers once, frames events, waits for
@@ -24,13 +24,10 @@ export class SseWriter {
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
     const frame = (event === undefined ? '' : `event: ${event}\n`) + `data: ${payload}\n\n`;
     if (!this.isOpen) return;
-    const written = writeWithBackpressure(this.res, frame);
     // Time to first byte: the first event leaves at once, not with the events translated after it.
-    if (!this.sentFirst) {
-      this.sentFirst = true;
-      sendWrittenNow(this.res);
-    }
-    await written;
+    const sendNow = !this.sentFirst;
+    this.sentFirst = true;
+    await writeWithBackpressure(this.res, frame, { sendNow });
   }
 
   end(): void {

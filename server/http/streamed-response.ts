@@ -23,10 +23,13 @@ export function startStreamedResponse(res: Response, headers: Record<string, str
 /**
  * Writes to a streamed response and, when the socket buffer is full, waits for `drain` (or the client
  * leaving) before resolving, so a slow reader holds the producer back instead of the gateway buffering
- * the answer without bound.
+ * the answer without bound. `sendNow` puts it on the wire at once (see sendWrittenNow): writers ask for it
+ * with their first event, for time to first byte.
  */
-export async function writeWithBackpressure(res: Response, text: string): Promise<void> {
-  if (res.write(text)) return;
+export async function writeWithBackpressure(res: Response, text: string, options: { sendNow?: boolean } = {}): Promise<void> {
+  const accepted = res.write(text);
+  if (options.sendNow) sendWrittenNow(res);
+  if (accepted) return;
   await new Promise<void>((resolve) => {
     const done = () => {
       res.off('drain', done);
@@ -42,10 +45,10 @@ export async function writeWithBackpressure(res: Response, text: string): Promis
  * Puts what has been written on the wire now. Node's HTTP response corks its socket on a write and uncorks
  * it on the next tick, and the next tick comes only after the microtask queue is empty: when an upstream's
  * stream arrives in one read, the whole chain of async generators that translates it runs first, and the
- * client would see its first byte only with the last (bench/README.md, scenario (c)). Writers call this
- * after their first event; later events go out in the batches Node makes.
+ * client would see its first byte only with the last (bench/README.md, scenario (c)). Later events go out
+ * in the batches Node makes.
  */
-export function sendWrittenNow(res: Response): void {
+function sendWrittenNow(res: Response): void {
   const socket = res.socket;
   while (socket && socket.writableCorked > 0) socket.uncork();
 }

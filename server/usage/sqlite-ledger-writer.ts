@@ -19,7 +19,6 @@ interface LedgerBatchResult {
 // Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
 const workerPath = join(projectRoot, 'server/usage/sqlite-ledger-worker.mjs');
 
-
 /**
  * Writes usage batches to an SQLite file from a worker thread. better-sqlite3 is synchronous: on the event
  * loop, a batch of 500 rows through kysely held every request for some 6 ms (~12 µs of CPU per row: the
