@@ -35,6 +35,8 @@ export interface RecordedRequest {
   receivedAt: number;
 }
 
+type Ending = 'end' | 'close' | 'reset' | 'hold';
+
 /** Extra response headers; they override the defaults (`content-type`). */
 type Headers = Record<string, string>;
 
@@ -48,6 +50,7 @@ type Headers = Record<string, string>;
  *   { fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini' },
  *   { destroy: true },
  *   { delayMs: 500, then: { json: {} } },
+ *   { chunks: ['{"id":', '"x"'], chunkDelayMs: 50, ending: 'reset' },
  * );
  */
 export type FakeReply =
@@ -66,14 +69,27 @@ export type FakeReply =
     }
   | { fixture: string; protocol: WireProtocol; status?: number; chunkDelayMs?: number; holdOpen?: boolean }
   | { destroy: true }
-  | { delayMs: number; then: FakeReply };
+  | { delayMs: number; then: FakeReply }
+  | {
+      status?: number;
+      headers?: Headers;
+      /** Written one by one, `chunkDelayMs` apart: a drip of single bytes, a body cut short, … */
+      chunks: Array<string | Buffer>;
+      chunkDelayMs?: number;
+      /** After the last chunk: finish the response, close the connection (FIN), reset it (RST), or hold it open. */
+      ending: Ending;
+    }
+  /** Decided when the request is in: e.g. a stream or a JSON body, as the request asked. */
+  | { respond: (request: RecordedRequest) => FakeReply };
 
 /** A reply with its fixture already read, so a bad fixture name fails at `enqueue`. */
 type Planned =
   | { status: number; body: string | Buffer; headers: Headers }
   | { status: number; sse: SseEvent[] | string; chunkDelayMs: number; headers: Headers; holdOpen: boolean; crlf: boolean }
   | { destroy: true }
-  | { delayMs: number; then: Planned };
+  | { delayMs: number; then: Planned }
+  | { status: number; chunks: Array<string | Buffer>; chunkDelayMs: number; headers: Headers; ending: Ending }
+  | { respond: (request: RecordedRequest) => FakeReply };
 
 /**
  * A running fake upstream. Point a provider's base URL at `origin`.
@@ -91,6 +107,8 @@ export interface FakeUpstream {
   requests: RecordedRequest[];
   /** Queue replies; each incoming request takes the next one. An empty queue answers 500. */
   enqueue(...replies: FakeReply[]): void;
+  /** Drops the replies no request has taken yet and says how many there were. */
+  discardQueued(): number;
   /** `performance.now()` of each response whose connection closed before the reply finished. */
   connectionClosures: number[];
   /** Resolves with the next closure not yet returned by an earlier call; rejects after `timeoutMs`. */
@@ -100,7 +118,11 @@ export interface FakeUpstream {
 }
 
 function plan(reply: FakeReply): Planned {
-  if ('destroy' in reply) return reply;
+  if ('destroy' in reply || 'respond' in reply) return reply;
+  if ('chunks' in reply) {
+    const { status = 200, headers, chunks, chunkDelayMs = 0, ending } = reply;
+    return { status, chunks, chunkDelayMs, ending, headers: { 'content-type': 'application/json', ...headers } };
+  }
   if ('delayMs' in reply) return { delayMs: reply.delayMs, then: plan(reply.then) };
   if ('bytes' in reply) return { status: reply.status ?? 200, body: reply.bytes, headers: { 'content-type': 'application/octet-stream', ...reply.headers } };
   if ('json' in reply) return { status: reply.status ?? 200, body: JSON.stringify(reply.json), headers: { 'content-type': 'application/json', ...reply.headers } };
@@ -160,19 +182,36 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   // Resolves false when close() cut the wait short.
   const pause = (ms: number): Promise<boolean> => sleep(ms, undefined, { signal: stopped.signal }).then(() => true, () => false);
 
-  async function answer(reply: Planned, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function answer(reply: Planned, request: IncomingMessage, response: ServerResponse, recorded: RecordedRequest): Promise<void> {
     if (response.destroyed) return;
+    if ('respond' in reply) {
+      await answer(plan(reply.respond(recorded)), request, response, recorded);
+      return;
+    }
     if ('destroy' in reply) {
       request.socket.destroy();
       return;
     }
     if ('delayMs' in reply) {
-      if (await pause(reply.delayMs)) await answer(reply.then, request, response);
+      if (await pause(reply.delayMs)) await answer(reply.then, request, response, recorded);
       return;
     }
     response.writeHead(reply.status, reply.headers);
     if ('body' in reply) {
       response.end(reply.body);
+      return;
+    }
+    if ('chunks' in reply) {
+      response.flushHeaders();
+      for (const [index, chunk] of reply.chunks.entries()) {
+        if (index > 0 && reply.chunkDelayMs > 0 && !(await pause(reply.chunkDelayMs))) return;
+        if (response.destroyed) return;
+        response.write(chunk);
+      }
+      if (reply.ending === 'end') response.end();
+      else if (reply.ending === 'close') request.socket.end();
+      // A short pause first, so the chunks leave before the reset and the peer sees a body cut short.
+      else if (reply.ending === 'reset' && (await pause(20))) request.socket.resetAndDestroy();
       return;
     }
     response.flushHeaders();
@@ -199,11 +238,12 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     const raw = Buffer.concat(parts);
     const body = raw.toString('utf8');
     const { method = 'GET', url = '/' } = request;
-    requests.push({ method, url, headers: recordHeaders(request), body, raw, json: parseJson(body), receivedAt });
+    const recorded = { method, url, headers: recordHeaders(request), body, raw, json: parseJson(body), receivedAt };
+    requests.push(recorded);
 
     const reply = queue.shift() ?? plan({ status: 500, json: { error: { message: `fake upstream: no reply queued for ${method} ${url}` } } });
-    destroyedOnPurpose = 'destroy' in reply;
-    await answer(reply, request, response);
+    destroyedOnPurpose = 'destroy' in reply || ('ending' in reply && (reply.ending === 'reset' || reply.ending === 'close'));
+    await answer(reply, request, response, recorded);
   }
 
   const server = createServer((request, response) => {
@@ -220,6 +260,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     requests,
     connectionClosures,
     enqueue: (...replies) => void queue.push(...replies.map(plan)),
+    discardQueued: () => queue.splice(0).length,
     waitForClosure(timeoutMs) {
       const ready = connectionClosures[closuresHandedOut];
       if (ready !== undefined) {

@@ -1,7 +1,7 @@
 import type { StreamEvent } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
+import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { anthropicStreamError } from './read-error.js';
@@ -162,11 +162,5 @@ function reasoning(text: string, signature?: string): StreamEvent {
 }
 
 function parseEvent(sse: SseEvent, providerId: string): AnthropicStreamEvent {
-  const json = asRecord(parseJson(sse.data));
-  if (!json) {
-    throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
-      upstream: { providerId },
-    });
-  }
-  return json as AnthropicStreamEvent;
+  return jsonEvent(sse.data, providerId) as AnthropicStreamEvent;
 }

@@ -1,6 +1,6 @@
 import type { ForwardedMessageEvent, ForwardedMessages, MessagesCallContext, MessagesPassThrough } from '../provider.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
@@ -54,8 +54,8 @@ async function* forwardEvents(
   providerId: string,
   onUsage: (usage: AnthropicUsage | undefined) => void,
 ): AsyncGenerator<ForwardedMessageEvent> {
-  const refusal = ({ type, data }: NamedEvent) => (type === 'error' ? anthropicStreamError(asRecord(parseJson(data)), providerId) : undefined);
-  for await (const event of holdPreamble(withUsageRead(namedEvents(sse), onUsage), preambleEvents, refusal)) {
+  const refusal = ({ type, payload }: NamedEvent) => (type === 'error' ? anthropicStreamError(payload, providerId) : undefined);
+  for await (const event of holdPreamble(withUsageRead(namedEvents(sse, providerId), onUsage), preambleEvents, refusal)) {
     yield event;
     // After an error Anthropic sends nothing more; the client has the upstream's own words.
     if (event.type === 'message_stop' || event.type === 'error') return;
@@ -66,8 +66,8 @@ async function* forwardEvents(
 /** Reads usage from the only events that carry it, as they arrive (held ones included). */
 async function* withUsageRead(events: AsyncIterable<NamedEvent>, onUsage: (usage: AnthropicUsage | undefined) => void): AsyncGenerator<NamedEvent> {
   for await (const event of events) {
-    if (event.type === 'message_start') onUsage(asRecord(asRecord(parseJson(event.data))?.message)?.usage as AnthropicUsage | undefined);
-    if (event.type === 'message_delta') onUsage(asRecord(parseJson(event.data))?.usage as AnthropicUsage | undefined);
+    if (event.type === 'message_start') onUsage(asRecord(event.payload.message)?.usage as AnthropicUsage | undefined);
+    if (event.type === 'message_delta') onUsage(event.payload.usage as AnthropicUsage | undefined);
     yield event;
   }
 }

@@ -1,7 +1,7 @@
 import { randomString } from '../../core/random-string.js';
 import type { StreamEvent } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
+import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
@@ -60,12 +60,7 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
 
 /** Parses one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
 function readChunk(data: string, providerId: string): GeminiChunk {
-  const chunk = asRecord(parseJson(data));
-  if (!chunk) {
-    throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
-      upstream: { providerId },
-    });
-  }
+  const chunk = jsonEvent(data, providerId);
   if (asRecord(chunk.error)) throw geminiStreamFailure(providerId, chunk);
   return chunk as GeminiChunk;
 }

@@ -1,6 +1,7 @@
 import type { Usage } from '../../core/types.js';
 import type { CallContext, ForwardedGemini, GeminiPassThrough } from '../provider.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
+import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
@@ -57,17 +58,17 @@ async function* forwardFrames(events: AsyncIterable<{ data: string }>, providerI
   let finished = false;
   for await (const { data } of events) {
     if (data.trim() === '') continue;
-    const chunk = asRecord(parseJson(data));
-    if (asRecord(chunk?.error)) {
-      if (first) throw geminiStreamFailure(providerId, chunk!);
+    const chunk = jsonEvent(data, providerId);
+    if (asRecord(chunk.error)) {
+      if (first) throw geminiStreamFailure(providerId, chunk);
       yield data;
       return;
     }
     first = false;
-    const usage = asRecord(chunk?.usageMetadata);
+    const usage = asRecord(chunk.usageMetadata);
     if (usage) onUsage(readGeminiUsage(usage as GeminiUsageMetadata));
-    const candidate = Array.isArray(chunk?.candidates) ? asRecord(chunk.candidates[0]) : undefined;
-    if (typeof candidate?.finishReason === 'string' || asRecord(chunk?.promptFeedback)?.blockReason !== undefined) finished = true;
+    const candidate = Array.isArray(chunk.candidates) ? asRecord(chunk.candidates[0]) : undefined;
+    if (typeof candidate?.finishReason === 'string' || asRecord(chunk.promptFeedback)?.blockReason !== undefined) finished = true;
     yield data;
   }
   if (!finished) throw upstreamStreamEndedEarly(providerId);

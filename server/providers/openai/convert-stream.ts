@@ -1,8 +1,8 @@
 import { randomString } from '../../core/random-string.js';
 import type { StreamEvent, Usage } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
+import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
 import { streamFailure } from './read-error.js';
@@ -27,12 +27,7 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
   for await (const { data } of events) {
     if (data.trim() === '[DONE]') break;
     if (data.trim() === '') continue;
-    const record = asRecord(parseJson(data));
-    if (!record) {
-      throw new GatewayError('upstream', `The upstream provider '${providerId}' sent a stream event that is not a JSON object.`, {
-        upstream: { providerId },
-      });
-    }
+    const record = jsonEvent(data, providerId);
     if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
     const chunk = record as ChatChunk;
 

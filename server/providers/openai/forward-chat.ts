@@ -2,22 +2,18 @@ import type { Usage } from '../../core/types.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { CallContext, ChatPassThrough, ForwardedChat } from '../provider.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
+import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { readChatUsage } from './convert-stream.js';
 import { streamFailure } from './read-error.js';
 import type { ChatWireUsage } from './wire-types.js';
 
-/** A `"usage": {` key with an object value; `"usage":null` (on every OpenAI chunk) does not match. */
-const usageObject = /"usage"\s*:\s*\{/;
-/** A top-level-looking `"error"` key; inside a JSON string the quotes would be escaped. */
-const errorKey = /"error"\s*:/;
-
 /**
  * Chat Completions client → Chat Completions upstream with the least rewriting: the model name and the
  * provider's quirks change, nothing else. The stream is piped frame by frame as it arrives, never
- * re-serialized; only frames that can hold usage (or an error) are parsed.
+ * re-serialized; each frame is parsed only to read usage and errors and to stop a garbled one.
  *
  * @example
  * const forwarded = await createChatPassThrough(client, 'openai', quirks).forward(body, context);
@@ -51,15 +47,15 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
             yield data;
             return;
           }
-          const chunk = usageObject.test(data) || errorKey.test(data) ? asRecord(parseJson(data)) : undefined;
-          const failed = chunk?.error !== undefined && chunk.error !== null;
+          const chunk = jsonEvent(data, providerId);
+          const failed = chunk.error !== undefined && chunk.error !== null;
           // Nothing has reached the client yet (the handler prefetches the first frame): fail as an
           // upstream error the router can retry, instead of forwarding it.
           if (failed && first) throw streamFailure(providerId, chunk);
           first = false;
-          const chunkUsage = asRecord(chunk?.usage);
+          const chunkUsage = asRecord(chunk.usage);
           if (chunkUsage) usage = readChatUsage(chunkUsage as ChatWireUsage);
-          const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk?.choices) || chunk.choices.length === 0);
+          const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk.choices) || chunk.choices.length === 0);
           if (!(usageOnly && !clientWantsUsage)) yield data;
           // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
           if (failed) return;

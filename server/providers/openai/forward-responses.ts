@@ -1,7 +1,7 @@
 import type { CallContext, ForwardedResponseEvent, ForwardedResponses, ResponsesPassThrough } from '../provider.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
-import { asRecord, parseJson } from '../upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { streamFailure } from './read-error.js';
@@ -34,9 +34,8 @@ export function createResponsesPassThrough(client: UpstreamClient, providerId: s
 
 /** The events as the upstream sent them, with the whole response parsed where an event carries it. */
 async function* withPayloads(events: AsyncIterable<NamedEvent>): AsyncGenerator<ForwardedResponseEvent> {
-  for await (const { type, data } of events) {
-    const payload = lifecycleEvents.has(type) || type === 'error' ? asRecord(parseJson(data)) : undefined;
-    yield payload ? { type, data, payload } : { type, data };
+  for await (const { type, data, payload } of events) {
+    yield lifecycleEvents.has(type) || type === 'error' ? { type, data, payload } : { type, data };
   }
 }
 
@@ -49,7 +48,7 @@ function refusal(event: ForwardedResponseEvent, providerId: string): Error | und
 
 async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<ForwardedResponseEvent> {
   let failed = false;
-  const events = holdPreamble(withPayloads(namedEvents(sse)), preambleEvents, (event) => refusal(event, providerId));
+  const events = holdPreamble(withPayloads(namedEvents(sse, providerId)), preambleEvents, (event) => refusal(event, providerId));
   for await (const event of events) {
     if (event.type === 'error') failed = true;
     yield event;

@@ -1,3 +1,4 @@
+import { jsonEvent } from './json-event.js';
 import type { SseEvent } from './read-sse.js';
 
 /** One upstream event of a stream whose events are named (Anthropic Messages, OpenAI Responses). */
@@ -5,16 +6,19 @@ export interface NamedEvent {
   type: string;
   /** The `data:` payload as the upstream sent it. */
   data: string;
+  /** The same, parsed. */
+  payload: Record<string, unknown>;
 }
 
-/** Both APIs put `type` first in every payload; read only when the upstream sent no `event:` line. */
-const leadingType = /"type"\s*:\s*"([^"]+)"/;
-
-/** The events with their names, leaving out events without data (they carry nothing, and SDKs fail to parse them). */
-export async function* namedEvents(sse: AsyncIterable<SseEvent>): AsyncGenerator<NamedEvent> {
+/**
+ * The events with their names (from the `event:` line, else the payload's `type`), leaving out events
+ * without data (they carry nothing, and SDKs fail to parse them). An event that is not JSON is thrown.
+ */
+export async function* namedEvents(sse: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<NamedEvent> {
   for await (const { event, data } of sse) {
     if (data === '') continue;
-    yield { type: event ?? leadingType.exec(data)?.[1] ?? 'unknown', data };
+    const payload = jsonEvent(data, providerId);
+    yield { type: event ?? (typeof payload.type === 'string' ? payload.type : 'unknown'), data, payload };
   }
 }
 
@@ -26,7 +30,7 @@ export async function* namedEvents(sse: AsyncIterable<SseEvent>): AsyncGenerator
  *
  * @param refusal the error to throw for an event that refuses the call before the answer began, if it does
  */
-export async function* holdPreamble<T extends NamedEvent>(
+export async function* holdPreamble<T extends Pick<NamedEvent, 'type'>>(
   events: AsyncIterable<T>,
   preamble: ReadonlySet<string>,
   refusal: (event: T) => Error | undefined,

@@ -85,7 +85,7 @@ export class UpstreamClient {
     }
     const text = reply.body.toString('utf8');
     if (reply.status < 200 || reply.status >= 300) throw this.statusFailure(reply.status, reply.headers, text);
-    return this.jsonObject(text, reply.status);
+    return this.jsonObject(text);
   }
 
   /** POSTs a multipart form (image edits); undici streams its file parts and sets the boundary. */
@@ -152,14 +152,15 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failure(error, signal);
     }
-    return this.jsonObject(text, reply.status);
+    return this.jsonObject(text);
   }
 
-  private jsonObject(text: string, status: number): Record<string, unknown> {
+  /** A 2xx body that is not JSON is no answer at all: the error has no status, so the router retries it. */
+  private jsonObject(text: string): Record<string, unknown> {
     const json = asRecord(parseJson(text));
     if (!json) {
       throw new GatewayError('upstream', `The upstream provider '${this.config.id}' sent a body that is not a JSON object.`, {
-        upstream: { providerId: this.config.id, status },
+        upstream: { providerId: this.config.id },
       });
     }
     return json;
