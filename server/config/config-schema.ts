@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allowEntryProblem } from '../outbound/address-policy.js';
 
 /**
  * The gateway configuration file (`gateway.yaml`). Key names are part of the public contract: later
@@ -64,6 +65,12 @@ const providerSchema = z.strictObject({
   api: z.enum(['chat', 'responses']).optional(),
   /** Built-in provider only: pause between streamed chunks, to look like a real model in a UI. */
   chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),
+  /**
+   * openai and openai-compatible: fetch image URLs (through `outbound`'s guard) and send them as `data:` URLs,
+   * for servers that take only inline images (Ollama, llama.cpp). Default: on for openai-compatible, off for
+   * openai. Anthropic and Gemini fetch URLs themselves.
+   */
+  inline_image_urls: z.boolean().optional(),
 });
 
 const deploymentSchema = z.strictObject({
@@ -161,6 +168,32 @@ const imageFilesSchema = z.strictObject({
   sweep_interval_seconds: z.number().int().min(1).max(86_400).default(300),
 });
 
+const mebibytes = 1024 * 1024;
+
+/**
+ * Fetches the gateway makes for users: image URLs it inlines for upstreams that take only data (see
+ * outbound/fetch-user-url.ts). Loopback, private, link-local and metadata addresses are refused unless listed
+ * in `allow`. Defaults are documented in the README.
+ */
+const outboundSchema = z.strictObject({
+  /** Hostnames, IP addresses or CIDR ranges that may be reached even though they are not public. */
+  allow: z
+    .array(
+      z.string().superRefine((entry, ctx) => {
+        const problem = allowEntryProblem(entry);
+        if (problem) ctx.addIssue({ code: 'custom', message: problem });
+      }),
+    )
+    .default([]),
+  /** Largest body fetched, by `content-length` and by the bytes actually read. */
+  max_bytes: z.number().int().min(1).max(100 * mebibytes).default(10 * mebibytes),
+  /** The whole fetch, redirects and body included. */
+  timeout_ms: milliseconds(120_000).default(10_000),
+  max_redirects: z.number().int().min(0).max(10).default(3),
+  /** URLs fetched for one request (each at most `max_bytes`, held in memory until the upstream call). */
+  max_urls_per_request: z.number().int().min(1).max(100).default(16),
+});
+
 /** Provider types that can make images; the others' models cannot have image capabilities. */
 const imageProviderTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'gemini', 'builtin'];
 
@@ -176,6 +209,7 @@ export const configSchema = z
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
     responses: responsesSchema.default(() => responsesSchema.parse({})),
+    outbound: outboundSchema.default(() => outboundSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();
@@ -186,6 +220,13 @@ export const configSchema = z
       providerIds.add(provider.id);
       if (provider.api === 'responses' && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai or openai-compatible provider` });
+      }
+      if (provider.inline_image_urls === true && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['providers', index, 'inline_image_urls'],
+          message: 'inline_image_urls needs an openai or openai-compatible provider (anthropic and gemini upstreams fetch image URLs themselves)',
+        });
       }
     });
     const modelIds = new Set<string>();
@@ -239,4 +280,5 @@ export type RoutingConfig = GatewayConfig['routing'];
 export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
 export type ModelImagesConfig = ModelConfig['images'];
 export type ModelPricing = NonNullable<ModelConfig['pricing']>;
+export type OutboundConfig = GatewayConfig['outbound'];
 export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

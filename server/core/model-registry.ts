@@ -40,7 +40,7 @@ export class ModelRegistry {
   private readonly providers: Provider[];
 
   constructor(config: GatewayConfig) {
-    const providers = new Map(config.providers.map((provider) => [provider.id, createProvider(provider)]));
+    const providers = new Map(config.providers.map((provider) => [provider.id, createProvider(provider, config.outbound)]));
     this.providers = [...providers.values()];
     for (const model of config.models) this.models.set(model.id, toRegistered(model, providers));
   }

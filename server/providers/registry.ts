@@ -1,10 +1,11 @@
-import type { ProviderConfig, ProviderType } from '../config/config-schema.js';
+import type { OutboundConfig, ProviderConfig, ProviderType } from '../config/config-schema.js';
 import { createAnthropicProvider } from './anthropic/index.js';
 import { createBuiltinProvider } from './builtin/index.js';
 import { createGeminiProvider } from './gemini/index.js';
 import { createOpenAICompatibleProvider } from './openai-compatible/index.js';
 import { createOpenAIProvider } from './openai/index.js';
 import type { Provider } from './provider.js';
+import { inlinesImageUrls, withInlinedImageUrls } from './with-inlined-image-urls.js';
 
 type ProviderFactory = (config: ProviderConfig) => Provider;
 
@@ -17,6 +18,14 @@ const factories: Record<ProviderType, ProviderFactory> = {
   'openai-compatible': createOpenAICompatibleProvider,
 };
 
-export function createProvider(config: ProviderConfig): Provider {
-  return factories[config.type](config);
+/**
+ * The provider a config entry describes. `outbound` limits the image URLs it fetches for users when it
+ * inlines them (see with-inlined-image-urls.ts).
+ *
+ * @example
+ * const provider = createProvider(config.providers[0], config.outbound);
+ */
+export function createProvider(config: ProviderConfig, outbound: OutboundConfig): Provider {
+  const provider = factories[config.type](config);
+  return inlinesImageUrls(config) ? withInlinedImageUrls(provider, outbound) : provider;
 }

@@ -1,0 +1,54 @@
+import type { OutboundConfig, ProviderConfig } from '../config/config-schema.js';
+import type { ModelRequest, StreamEvent } from '../core/types.js';
+import { ImageInliner } from '../outbound/image-inliner.js';
+import { rewriteRequestImageUrls } from '../outbound/rewrite-request-image-urls.js';
+import { rewriteChatImageUrls, rewriteResponsesImageUrls } from './openai/rewrite-wire-image-urls.js';
+import type { CallContext, Provider } from './provider.js';
+
+/**
+ * Whether a provider wants images inline rather than by URL: `inline_image_urls`, by default on for
+ * `openai-compatible` (Ollama and llama.cpp accept only `data:` URLs) and off for the others, whose
+ * upstreams fetch URLs themselves. The config schema allows it on `openai` and `openai-compatible` only.
+ *
+ * @example
+ * inlinesImageUrls({ id: 'local', type: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' }); // true
+ */
+export function inlinesImageUrls(config: ProviderConfig): boolean {
+  return config.inline_image_urls ?? config.type === 'openai-compatible';
+}
+
+/**
+ * The provider with every image URL of a request fetched (through the outbound guard) and inlined before
+ * its encoder runs, on each way in: the translated `stream()` and the Chat Completions and Responses
+ * pass-throughs. Runs per attempt, with the attempt's signal, so the fetch stops when the client goes
+ * away; a refused fetch is a 400 that the router does not retry elsewhere.
+ *
+ * Only wraps the OpenAI family's entry points: the Anthropic and Gemini pass-throughs are never present on
+ * a provider that inlines (see inlinesImageUrls).
+ *
+ * @example
+ * const provider = withInlinedImageUrls(createOpenAICompatibleProvider(config), config.outbound);
+ */
+export function withInlinedImageUrls(provider: Provider, outbound: OutboundConfig): Provider {
+  const inliner = new ImageInliner(outbound);
+  const { chatPassThrough, responsesPassThrough } = provider;
+  return {
+    ...provider,
+    async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
+      yield* provider.stream(await inliner.inline(request, rewriteRequestImageUrls, context.signal), context);
+    },
+    ...(chatPassThrough && {
+      chatPassThrough: {
+        forward: async (body, context) => chatPassThrough.forward(await inliner.inline(body, rewriteChatImageUrls, context.signal), context),
+      },
+    }),
+    ...(responsesPassThrough && {
+      responsesPassThrough: {
+        forward: async (body, context) => responsesPassThrough.forward(await inliner.inline(body, rewriteResponsesImageUrls, context.signal), context),
+      },
+    }),
+    async close() {
+      await Promise.all([provider.close?.(), inliner.close()]);
+    },
+  };
+}
