@@ -4,7 +4,8 @@
 //   npm test -- test/openai-sdk.test.ts server/providers/anthropic/
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readdir, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 
 const roots = ['server', 'client', 'test'];
@@ -32,8 +33,16 @@ for (const script of ['scripts/build-console.mjs', 'scripts/build-server.mjs']) 
   if (buildCode !== 0) process.exit(buildCode ?? 1);
 }
 
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'test' },
-});
-child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// Every test process records what its gateways showed (test/helpers/exposure.ts); once all are done, one
+// more run checks that no secret is among it.
+const secretScanDir = await mkdtemp(join(tmpdir(), 'secret-scan-'));
+const env = { ...process.env, NODE_ENV: 'test', SECRET_SCAN_DIR: secretScanDir };
+const runTests = async (testFiles) => {
+  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...testFiles], { stdio: 'inherit', env });
+  const [code, signal] = await once(child, 'exit');
+  return code ?? (signal ? 1 : 0);
+};
+const suiteCode = await runTests(files);
+const scanCode = await runTests(['test/after-suite/secret-exposure.check.ts']);
+await rm(secretScanDir, { recursive: true, force: true });
+process.exit(suiteCode || scanCode);

@@ -9,6 +9,7 @@ import { ModelRegistry } from './core/model-registry.js';
 import { startPeriodicCleanup } from './core/periodic-cleanup.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
+import { createCors } from './http/cors.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { createGatewayServer } from './http/gateway-server.js';
 import { createHotPathDispatch } from './http/hot-path.js';
@@ -77,7 +78,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('etag', false);
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
-  const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment];
+  const allowCrossOrigin = createCors(config.cors);
+  const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const admit = [
     createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
     createJsonBodyReader({

@@ -160,6 +160,17 @@ const responsesSchema = z.strictObject({
   purge_interval_minutes: z.number().positive().max(1_440).default(60),
 });
 
+/**
+ * Cross-origin access from browsers, off by default: a web page calling the gateway directly with a key
+ * shows that key to its users, so an operator turns it on for named origins on purpose.
+ */
+const corsSchema = z.strictObject({
+  /** Origins (`https://app.example.com`) allowed to call the API from a browser; `*` for any. */
+  allowed_origins: z.array(z.union([z.literal('*'), z.url().regex(/^https?:\/\/[^/]+$/, 'scheme and host only, no path')])).default([]),
+  /** How long a browser may cache a preflight answer. */
+  max_age_seconds: z.number().int().min(0).max(86_400).default(600),
+});
+
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */
 const imageFilesSchema = z.strictObject({
   /** How long an image URL works. */
@@ -209,6 +220,7 @@ export const configSchema = z
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
     responses: responsesSchema.default(() => responsesSchema.parse({})),
+    cors: corsSchema.default(() => corsSchema.parse({})),
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
   })
   .superRefine((config, ctx) => {

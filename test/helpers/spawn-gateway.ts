@@ -4,6 +4,8 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { holdsSecret, holdsSecretsShownIn, showedLater } from './exposure.js';
+
 const root = new URL('../..', import.meta.url).pathname;
 
 /** What `npm start` runs: scripts/build-server.mjs bundles it (scripts/run-tests.mjs does before any test). */
@@ -31,6 +33,8 @@ export async function spawnGateway(env: Record<string, string> = {}): Promise<Ga
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  holdsSecret(env.GATEWAY_ADMIN_KEY);
+  showedLater('spawned gateway output', () => output);
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const port = await new Promise<number>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
@@ -62,5 +66,7 @@ export async function runKeysCli(dataDir: string, args: string[]): Promise<{ cod
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const [code] = await once(child, 'exit');
+  // The CLI prints a new key's secret once, on purpose; it must not show anywhere else.
+  holdsSecretsShownIn(stdout);
   return { code: code as number | null, stdout, stderr };
 }

@@ -11,6 +11,7 @@ import { createLogger } from '../../server/logging/logger.js';
 import { KeyStore } from '../../server/store/key-store.js';
 import { openDatabase } from '../../server/store/database.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
+import { holdsSecret, recordResponses, showedLater } from './exposure.js';
 
 export interface TestGateway {
   /** `http://127.0.0.1:<port>` (no `/v1`). */
@@ -52,6 +53,10 @@ export async function startGateway(
   });
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
+  const config = options.config ?? testConfig;
+  holdsSecret(adminKey, secret, ...config.providers.flatMap((provider) => [provider.api_key, ...Object.values(provider.headers ?? {})]));
+  recordResponses(server, 'gateway');
+  showedLater('gateway logs', () => logs.join('\n'));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
