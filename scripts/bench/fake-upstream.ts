@@ -5,7 +5,7 @@ import type { UpstreamPayloads } from './upstream-payloads.js';
  * An OpenAI upstream that does as little as possible, so that what the bench measures is the hop in front
  * of it: every answer is precomputed bytes. `POST /v1/chat/completions` streams when the body has
  * `"stream":true` (a byte search, not a JSON parse; every client here sends compact JSON), and
- * `POST /v1/images/generations` returns one ~1 MB PNG as `b64_json`.
+ * `POST /v1/images/generations` (and `/v1/images/edits`, for the soak) returns one ~1 MB PNG as `b64_json`.
  *
  * With `holdStreams(true)` a stream sends its first events and then waits for `releaseHeldStreams()` (or
  * `holdTimeoutMs`) before the rest: how open-streams.ts keeps 1,000 streams open at once.
@@ -51,6 +51,8 @@ export function createFakeUpstream(payloads: UpstreamPayloads, options: { holdTi
       return body.includes(streamMarker) ? stream(res) : sendJson(res, 200, payloads.chatCompletion);
     }
     if (req.method === 'POST' && req.url === '/v1/images/generations') return sendJson(res, 200, payloads.imageGeneration);
+    // The soak's edits (multipart, read and ignored): an edit's answer has the same shape as a generation's.
+    if (req.method === 'POST' && req.url === '/v1/images/edits') return sendJson(res, 200, payloads.imageGeneration);
     sendJson(res, 404, notFound);
   };
 
