@@ -143,7 +143,8 @@ function filePart(source: MediaSource, filename: string | undefined, index: numb
   return { type: 'file', file: { file_data: mediaUrl(source), filename: filename ?? `file-${index}-${partIndex}.${extension}` } };
 }
 
-function mediaUrl(source: MediaSource): string {
+/** A media source as the URL OpenAI takes: the URL itself, or a base64 `data:` URL. */
+export function mediaUrl(source: MediaSource): string {
   switch (source.kind) {
     case 'url':
       return source.url;

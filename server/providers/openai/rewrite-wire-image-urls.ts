@@ -1,5 +1,6 @@
-import type { ImageUrlVisitor, InlineImage } from '../../outbound/image-inliner.js';
+import type { ImageUrlVisitor } from '../../outbound/image-inliner.js';
 import { asRecord } from '../upstream/parse-json.js';
+import { mediaUrl } from './convert-request.js';
 
 /**
  * Image URLs in the bodies the OpenAI provider passes through untranslated, replaced by `data:` URLs of
@@ -25,7 +26,7 @@ export function rewriteChatImageUrls(body: Record<string, unknown>, visit: Image
       const image = visit(imageUrl.url, `messages[${i}].content[${j}].image_url.url`);
       if (!image) return part;
       changed = true;
-      return { ...asRecord(part), image_url: { ...imageUrl, url: dataUrl(image) } };
+      return { ...asRecord(part), image_url: { ...imageUrl, url: mediaUrl({ kind: 'base64', ...image }) } };
     });
     return { ...record, content };
   });
@@ -55,14 +56,10 @@ export function rewriteResponsesImageUrls(body: Record<string, unknown>, visit: 
         const image = visit(partRecord.image_url, `input[${i}].${field}[${j}].image_url`);
         if (!image) return part;
         changed = true;
-        return { ...partRecord, image_url: dataUrl(image) };
+        return { ...partRecord, image_url: mediaUrl({ kind: 'base64', ...image }) };
       });
     }
     return rewritten;
   });
   return changed ? { ...body, input } : body;
-}
-
-function dataUrl(image: InlineImage): string {
-  return `data:${image.mediaType};base64,${image.data}`;
 }

@@ -1,39 +1,32 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { assertMatchesSchema } from '../contract-schemas.js';
 import type { ClientProtocol } from './client-calls.js';
 
-/** `{error:{message,type,param,code}}` with every key present, as the OpenAI SDKs read it. */
+/** The spec's error schema (every key the SDKs read), and a message that says something. */
 function assertOpenAiError(body: unknown, context: string): void {
-  const error = (body as { error?: Record<string, unknown> }).error;
-  assert.ok(error, `${context}: no error object`);
-  assert.equal(typeof error.message, 'string', context);
-  assert.ok((error.message as string).length > 0, context);
-  assert.equal(typeof error.type, 'string', context);
-  assert.ok('param' in error && (error.param === null || typeof error.param === 'string'), `${context}: param`);
-  assert.ok('code' in error && (error.code === null || typeof error.code === 'string'), `${context}: code`);
+  assertMatchesSchema('OpenAIError', body);
+  assert.ok((body as { error: { message: string } }).error.message.length > 0, context);
 }
 
-function assertAnthropicError(body: unknown, context: string): void {
-  const { type, error } = body as { type?: unknown; error?: { type?: unknown; message?: unknown } };
-  assert.equal(type, 'error', context);
-  assert.equal(typeof error?.type, 'string', context);
-  assert.equal(typeof error?.message, 'string', context);
+function assertAnthropicError(body: unknown): void {
+  assertMatchesSchema('AnthropicError', body);
 }
 
+/** The spec's schema, with `code` the HTTP status when there is one and `status` a google.rpc code name. */
 function assertGeminiError(body: unknown, context: string, status?: number): void {
-  const error = (body as { error?: { code?: unknown; message?: unknown; status?: unknown } }).error;
-  assert.equal(typeof error?.code, 'number', context);
-  if (status !== undefined) assert.equal(error?.code, status, `${context}: error.code is the HTTP status`);
-  assert.equal(typeof error?.message, 'string', context);
-  assert.match(String(error?.status), /^[A-Z_]+$/, `${context}: error.status is a google.rpc code name`);
+  assertMatchesSchema('GeminiError', body);
+  const error = (body as { error: { code: number; status: string } }).error;
+  if (status !== undefined) assert.equal(error.code, status, `${context}: error.code is the HTTP status`);
+  assert.match(error.status, /^[A-Z_]+$/, `${context}: error.status is a google.rpc code name`);
 }
 
 /** A JSON error response in the client protocol's own shape. */
 export function assertErrorBody(protocol: ClientProtocol, status: number, headers: IncomingHttpHeaders, text: string, context: string): void {
   assert.match(String(headers['content-type']), /^application\/json/, `${context}: content-type`);
   const body = JSON.parse(text) as unknown;
-  if (protocol === 'anthropic-messages') assertAnthropicError(body, context);
+  if (protocol === 'anthropic-messages') assertAnthropicError(body);
   else if (protocol === 'gemini') assertGeminiError(body, context, status);
   else assertOpenAiError(body, context);
 }
@@ -65,12 +58,12 @@ export function assertStreamEndsWithError(protocol: ClientProtocol, text: string
       return assertOpenAiError(data, context);
     case 'openai-responses':
       assert.equal(last.event, 'error', context);
-      assert.equal(data.type, 'error', context);
+      assertMatchesSchema('ResponsesErrorEvent', data);
       assert.equal(typeof data.message, 'string', context);
       return assertOpenAiError(data, context);
     case 'anthropic-messages':
       assert.equal(last.event, 'error', context);
-      return assertAnthropicError(data, context);
+      return assertAnthropicError(data);
     case 'gemini':
       assert.equal(last.event, undefined, context);
       return assertGeminiError(data, context);
