@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { encode } from 'gpt-tokenizer/encoding/o200k_base';
 import {
   countRequestTokens,
   countTextTokens,
   decodeTokens,
   encodeTokens,
   IMAGE_TOKEN_ESTIMATE,
+  MAX_RUN_CHARS,
   REPLY_PRIMING_TOKENS,
   TOKENS_PER_MESSAGE,
   truncateToTokens,
@@ -31,6 +33,45 @@ describe('countTextTokens', () => {
   it('treats special-token text as plain text instead of throwing', () => {
     assert.ok(countTextTokens('<|endoftext|>') > 1);
     assert.equal(decodeTokens(encodeTokens('a <|endoftext|> b')), 'a <|endoftext|> b');
+  });
+});
+
+describe('encodeTokens on long runs', () => {
+  // Random lowercase letters: one pre-tokenized piece as long as the run, which merges in quadratic time.
+  const letters = (length: number, seed: number) =>
+    Array.from({ length }, () => String.fromCharCode(97 + ((seed = (seed * 48271) % 2147483647) % 26))).join('');
+
+  it('encodes a run longer than MAX_RUN_CHARS slice by slice, so its cost grows linearly', () => {
+    const cases = [
+      { before: 'say ', run: letters(MAX_RUN_CHARS * 3 + 5, 1), after: ' twice' },
+      { before: 'tabs:', run: ' \t'.repeat(MAX_RUN_CHARS * 2), after: 'end' },
+    ];
+    for (const { before, run, after } of cases) {
+      const slices = [0, 1, 2, 3].map((i) => run.slice(i * MAX_RUN_CHARS, (i + 1) * MAX_RUN_CHARS)).filter(Boolean);
+      const bySlice = slices.flatMap((slice) => encodeTokens(slice));
+      assert.notDeepEqual(encode(run), bySlice, 'the test needs a run that tokenizes differently in slices');
+      assert.deepEqual(encodeTokens(before + run + after), [...encodeTokens(before), ...bySlice, ...encodeTokens(after)]);
+    }
+  });
+
+  it('encodes runs up to MAX_RUN_CHARS whole, exactly as the tokenizer does', () => {
+    const run = letters(MAX_RUN_CHARS, 3);
+    const halves = [...encodeTokens(run.slice(0, 32)), ...encodeTokens(run.slice(32))];
+    assert.notDeepEqual(encodeTokens(run), halves, 'the test needs a run whose halves tokenize differently');
+    const text = `a ${run} b`;
+    assert.deepEqual(encodeTokens(text), encode(text));
+  });
+
+  it('slices whitespace runs too, and never between the halves of a surrogate pair', () => {
+    const text = `a${'😀'.repeat(MAX_RUN_CHARS)}${' '.repeat(MAX_RUN_CHARS * 2)}\n${'🙈'.repeat(MAX_RUN_CHARS + 1)}`;
+    const decoded = decodeTokens(encodeTokens(text));
+    assert.equal(decoded, text);
+    assert.ok(!decoded.includes('\uFFFD'));
+  });
+
+  it('handles a text of a million tokens without overflowing the stack', () => {
+    const text = `${'hello world\n'.repeat(200_000)}${'x'.repeat(100_000)}`;
+    assert.equal(encodeTokens(text).length, 200_000 * 3 + 100_000 / 8);
   });
 });
 

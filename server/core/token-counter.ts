@@ -13,8 +13,7 @@
  *   into the prompt.
  * Redacted reasoning is opaque ciphertext whose token cost only the upstream knows; it counts as 0.
  */
-import { Tiktoken } from 'js-tiktoken/lite';
-import o200k_base from 'js-tiktoken/ranks/o200k_base';
+import { decode, encode, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ContentPart, ModelRequest } from './types.js';
 
 /** Framing tokens per message (OpenAI cookbook: `tokens_per_message = 3`). */
@@ -24,33 +23,76 @@ export const REPLY_PRIMING_TOKENS = 3;
 /** Flat cost of an image or an opaque file: OpenAI's base cost for a low-detail image. */
 export const IMAGE_TOKEN_ESTIMATE = 85;
 
-let encoder: Tiktoken | undefined;
-
-/** Building the encoder decodes ~200k ranks (tens of milliseconds), so it happens on first use only. */
-function getEncoder(): Tiktoken {
-  encoder ??= new Tiktoken(o200k_base);
-  return encoder;
-}
-
 /**
- * Encodes text to o200k_base token IDs. Special-token text such as `<|endoftext|>` is encoded as plain
- * text, as a user could type it, instead of throwing as js-tiktoken does by default.
+ * Byte-pair merging takes time quadratic in the length of one pre-tokenized piece, and a piece is a run of
+ * letters, of punctuation or of whitespace with no length limit: 32,000 `x` take over a second, and
+ * a request body may be 32 MiB. Runs longer than this are encoded in slices of this length, which makes
+ * counting linear in the text (about 1 s per MiB of random letters, the worst case) at the price of a
+ * token or so per slice on texts no tokenizer would see in one piece anyway. Runs up to this length,
+ * which covers words, URLs and code, count exactly as tiktoken counts them.
  */
+export const MAX_RUN_CHARS = 64;
+const longRunSource = `\\S{${MAX_RUN_CHARS + 1},}|\\s{${MAX_RUN_CHARS + 1},}`;
+const hasLongRun = new RegExp(longRunSource);
+const longRuns = new RegExp(longRunSource, 'g');
+
+/** Special-token text such as `<|endoftext|>` is plain text a user typed, not a control token. */
+const asPlainText = { disallowedSpecial: new Set<string>() };
+
 /**
- * Builds the encoder now (about 1 s of CPU) so the first request does not pay for it on the event loop.
- * Called at start-up when a built-in model is configured.
+ * Loads the o200k_base ranks now (about 250 ms of CPU) so the first request does not pay for it on the
+ * event loop. Called at start-up when a built-in model is configured.
  */
 export function warmTokenizer(): void {
-  getEncoder();
+  encode('warm');
 }
 
+/**
+ * gpt-tokenizer remembers merged pieces in an LRU cache of 100,000 entries by default; with pieces of up
+ * to {@link MAX_RUN_CHARS} characters a smaller one bounds its memory to a few megabytes.
+ */
+setMergeCacheSize(10_000);
+
+/**
+ * Encodes text to o200k_base token IDs, slicing runs longer than {@link MAX_RUN_CHARS} (see there).
+ * Special-token text is encoded as plain text.
+ */
 export function encodeTokens(text: string): number[] {
-  return getEncoder().encode(text, [], []);
+  if (!hasLongRun.test(text)) return encode(text, asPlainText);
+  const tokens: number[] = [];
+  let start = 0;
+  for (const match of text.matchAll(longRuns)) {
+    appendTo(tokens, encode(text.slice(start, match.index), asPlainText));
+    for (const slice of slices(match[0], MAX_RUN_CHARS)) appendTo(tokens, encode(slice, asPlainText));
+    start = match.index + match[0].length;
+  }
+  appendTo(tokens, encode(text.slice(start), asPlainText));
+  return tokens;
+}
+
+/** Cuts `run` into pieces of at most `length` UTF-16 units, never between the halves of a surrogate pair. */
+function* slices(run: string, length: number): Generator<string> {
+  let start = 0;
+  while (start < run.length) {
+    let end = Math.min(start + length, run.length);
+    if (end < run.length && isHighSurrogate(run.charCodeAt(end - 1))) end--;
+    yield run.slice(start, end);
+    start = end;
+  }
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** `push(...items)` would pass every token as an argument and overflow the stack on a long text. */
+function appendTo(target: number[], items: number[]): void {
+  for (const item of items) target.push(item);
 }
 
 /** Decodes o200k_base token IDs; a cut inside a multi-byte character decodes to U+FFFD. */
 export function decodeTokens(tokens: number[]): string {
-  return getEncoder().decode(tokens);
+  return decode(tokens);
 }
 
 /** Counts the tokens of a text, e.g. `countTextTokens('hello world') === 2`. */
