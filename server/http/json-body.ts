@@ -1,4 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import type { Request, RequestHandler } from 'express';
+import { GatewayError } from './gateway-error.js';
 
 /**
  * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`) is read
@@ -8,12 +10,14 @@ import type { Request, RequestHandler } from 'express';
  * compressed bodies, no body) goes to `general`, body-parser, unchanged.
  *
  * Failures carry body-parser's error `type`s (`entity.too.large`, `entity.parse.failed`,
- * `request.aborted`), so they become the same client errors either way (to-gateway-error.ts).
+ * `request.aborted`), so they become the same client errors either way (to-gateway-error.ts). Bytes that
+ * are not UTF-8 are refused here rather than decoded to U+FFFD, which would silently change the prompt.
+ * Bodies from either reader that nest deeper than `maxNestingLevels` are refused (see there).
  */
 export function createJsonBodyReader(options: { limit: number; general: RequestHandler }): RequestHandler {
   const { limit, general } = options;
   return (req, res, next) => {
-    if (!isPlainJson(req)) return general(req, res, next);
+    if (!isPlainJson(req)) return general(req, res, (error?: unknown) => next(error ?? nestingError(req.body)));
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return refuseAfterBody(req, tooLarge(limit), next);
 
@@ -32,13 +36,15 @@ export function createJsonBodyReader(options: { limit: number; general: RequestH
     req.on('data', onData);
     req.once('end', () => {
       if (failed) return;
-      const text = (parts.length === 1 ? parts[0]! : Buffer.concat(parts, received)).toString('utf8');
+      const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
       try {
-        req.body = parseObject(text);
+        // RFC 8259 §8.1: JSON exchanged between systems must be UTF-8.
+        if (!isUtf8(bytes)) throw new SyntaxError('the bytes are not valid UTF-8');
+        req.body = parseObject(bytes.toString('utf8'));
       } catch (error) {
         return next(Object.assign(error as Error, { status: 400, type: 'entity.parse.failed' }));
       }
-      next();
+      next(nestingError(req.body));
     });
     req.once('close', () => {
       if (!req.complete && !failed) next(Object.assign(new Error('request aborted'), { status: 400, type: 'request.aborted' }));
@@ -70,6 +76,29 @@ function parseObject(text: string): unknown {
   // What body-parser's strict mode refuses, with a message of its kind.
   if (first !== '{' && first !== '[') throw new SyntaxError(`Unexpected ${first === undefined ? 'end of JSON input' : `token '${first}': a JSON object was expected`}`);
   return JSON.parse(text);
+}
+
+/**
+ * How deep arrays and objects may nest in a request body (serde_json's default limit). JSON.parse copes
+ * with any depth, but code that walks a body later recurses: JSON.stringify of a tool's schema in the token
+ * counter overflowed the stack at about 5,000 levels (test/bad-input-bodies.test.ts), a 500 for what is the
+ * client's mistake. No real request comes near this.
+ */
+const maxNestingLevels = 128;
+
+/** A client error when `body` nests deeper than `maxNestingLevels`, else undefined. */
+function nestingError(body: unknown): GatewayError | undefined {
+  if (!nestsDeeper(body, maxNestingLevels)) return undefined;
+  return new GatewayError('invalid_request', `The request body nests arrays and objects more than ${maxNestingLevels} levels deep.`, { code: 'nesting_too_deep' });
+}
+
+/** Recursion bounded by `levels`, so the check itself cannot overflow. */
+function nestsDeeper(value: unknown, levels: number): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (levels === 0) return true;
+  if (Array.isArray(value)) return value.some((item) => nestsDeeper(item, levels - 1));
+  for (const key in value) if (nestsDeeper((value as Record<string, unknown>)[key], levels - 1)) return true;
+  return false;
 }
 
 function tooLarge(limit: number): Error {
