@@ -7,12 +7,16 @@ import type { Request } from 'express';
  */
 export type ProtocolFamily = 'openai' | 'anthropic' | 'gemini' | 'admin';
 
-const geminiAction = /:(generateContent|streamGenerateContent|countTokens)$/;
+/**
+ * A Gemini action on a model under `/v1` (the Gemini SDK with `apiVersion: 'v1'`). Only on model paths:
+ * `GET /v1/responses/x:countTokens` asks OpenAI's route for the response with that ID.
+ */
+const geminiModelAction = /^\/v1\/models\/.+:(generateContent|streamGenerateContent|countTokens)$/;
 
 export function protocolFamilyForPath(path: string): ProtocolFamily {
   if (path.startsWith('/admin/')) return 'admin';
   if (path === '/v1/messages' || path.startsWith('/v1/messages/')) return 'anthropic';
-  if (path === '/v1beta' || path.startsWith('/v1beta/') || geminiAction.test(path)) return 'gemini';
+  if (path === '/v1beta' || path.startsWith('/v1beta/') || geminiModelAction.test(path)) return 'gemini';
   return 'openai';
 }
 
@@ -26,7 +30,7 @@ const sharedModelsPath = /^\/v1\/models(\/.*)?$/;
  */
 export function protocolFamilyForRequest(req: Pick<Request, 'path' | 'headers' | 'url'>): ProtocolFamily {
   const family = protocolFamilyForPath(req.path);
-  // Gemini actions (`…:generateContent`) are already told apart by the path.
+  // Gemini actions (`/v1/models/…:generateContent`) are already told apart by the path.
   if (family !== 'openai' || !sharedModelsPath.test(req.path)) return family;
   if (req.headers['x-goog-api-key'] !== undefined || new URL(req.url, 'http://gateway').searchParams.has('key')) return 'gemini';
   if (req.headers['anthropic-version'] !== undefined || req.headers['x-api-key'] !== undefined) return 'anthropic';
