@@ -16,6 +16,7 @@ import { createHotPathDispatch } from './http/hot-path.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
 import { createJsonBodyReader } from './http/json-body.js';
+import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
 import { encodeModelPathSegment } from './http/model-path.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
@@ -79,7 +80,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
-  const identify = [assignRequestId, createRequestLogger(logger), encodeModelPathSegment, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, encodeModelPathSegment, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const admit = [
     createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
     createJsonBodyReader({

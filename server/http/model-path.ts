@@ -4,11 +4,6 @@ import type { RequestHandler } from 'express';
 const modelPath = /^(\/(?:v1|v1beta)\/models\/)(.+?)(:(?:generateContent|streamGenerateContent|countTokens))?$/;
 
 /**
- * Model IDs may contain `/` (`builtin/echo`). The official SDKs percent-encode it, curl users do not.
- * Encoding the slashes here lets one route template (`/v1/models/{model}`) match both forms; the validator
- * and Express decode the parameter back to the ID.
- */
-/**
  * A model route's parts: the API version, the model ID (slashes decoded) and the Gemini action, if any.
  * Undefined for other paths.
  */
@@ -24,6 +19,11 @@ export function splitModelPath(path: string): { version: 'v1' | 'v1beta'; model:
   return { version: match[1]!.startsWith('/v1beta/') ? 'v1beta' : 'v1', model, action: match[3]?.slice(1) };
 }
 
+/**
+ * Model IDs may contain `/` (`builtin/echo`). The official SDKs percent-encode it, curl users do not.
+ * Encoding the slashes here lets one route template (`/v1/models/{model}`) match both forms; the validator
+ * and Express decode the parameter back to the ID.
+ */
 export const encodeModelPathSegment: RequestHandler = (req, _res, next) => {
   if (!req.url.startsWith('/v1/models/') && !req.url.startsWith('/v1beta/models/')) return next();
   const queryAt = req.url.indexOf('?');
