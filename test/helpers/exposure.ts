@@ -5,6 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { threadId } from 'node:worker_threads';
 
 /** One process's record, as the after-suite check reads it. */
 export interface ExposureRecord {
@@ -24,12 +25,17 @@ const maxBodyBytes = 256 * 1024;
 const keyCreation = /^POST (\/admin)?\/v1\/(accounts\/[^/]+\/)?keys$/;
 const gatewayKeySecret = /sk-gw-[A-Za-z0-9_-]{20,}/g;
 
-if (directory) {
-  process.once('exit', () => {
-    mkdirSync(directory, { recursive: true });
-    const record: ExposureRecord = { file: process.argv[1] ?? 'unknown', secrets: [...secrets], outputs: [...outputs, ...lateOutputs.map((read) => read())] };
-    writeFileSync(join(directory, `${process.pid}.json`), JSON.stringify(record));
-  });
+if (directory) process.once('exit', writeExposureRecord);
+
+/**
+ * Writes this thread's record. At process exit by itself; a worker thread, which is terminated rather than
+ * left to exit, calls it before it says it has closed. Each thread has its own file.
+ */
+export function writeExposureRecord(): void {
+  if (!directory) return;
+  mkdirSync(directory, { recursive: true });
+  const record: ExposureRecord = { file: process.argv[1] ?? 'unknown', secrets: [...secrets], outputs: [...outputs, ...lateOutputs.map((read) => read())] };
+  writeFileSync(join(directory, `${process.pid}-${threadId}.json`), JSON.stringify(record));
 }
 
 /** A secret that must never show: in a log line, a response header or a response body. */
