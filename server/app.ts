@@ -15,7 +15,7 @@ import { createGatewayServer } from './http/gateway-server.js';
 import { createHotPathDispatch } from './http/hot-path.js';
 import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
-import { createJsonBodyReader } from './http/json-body.js';
+import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
 import { encodeModelPathSegment } from './http/model-path.js';
@@ -85,7 +85,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
     createJsonBodyReader({
       limit: settings.maxBodyBytes,
-      general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'] }),
+      general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
     }),
     metering.middleware,
   ];

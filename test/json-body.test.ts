@@ -69,23 +69,29 @@ test('bodies that are not a JSON object are 400s that say so', async () => {
   assert.match(empty.body.error.message, /model/, 'an empty body reads as {}, and the contract names what is missing');
 });
 
-test('bytes that are not UTF-8 are refused, not decoded to U+FFFD', async () => {
+/** The two readers: the gateway's own (plain JSON) and body-parser (here for a compressed body). */
+const readers: Array<{ headers: Record<string, string>; encode: (text: string | Buffer) => Buffer }> = [
+  { headers: { 'content-type': 'application/json' }, encode: (text) => Buffer.from(text) },
+  { headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, encode: (text) => gzipSync(text) },
+];
+
+test('bytes that are not UTF-8 are refused by either reader, not decoded to U+FFFD', async () => {
   const [before, after] = chat.split('hello body');
   // A lone continuation byte and an overlong encoding of '/': neither is UTF-8.
   for (const bad of [Buffer.from([0x80]), Buffer.from([0xc0, 0xaf])]) {
-    const answer = await post([Buffer.concat([Buffer.from(before!), bad, Buffer.from(after!)])], { 'content-type': 'application/json' });
-    assert.equal(answer.status, 400);
-    assert.equal(answer.body.error.code, 'invalid_json');
-    assert.match(answer.body.error.message, /not valid UTF-8/);
+    for (const { headers, encode } of readers) {
+      const answer = await post([encode(Buffer.concat([Buffer.from(before!), bad, Buffer.from(after!)]))], headers);
+      assert.equal(answer.status, 400, JSON.stringify(headers));
+      assert.equal(answer.body.error.code, 'invalid_json');
+      assert.match(answer.body.error.message, /not valid UTF-8/);
+    }
   }
 });
 
 test('bodies nesting more than 128 levels are refused with a 400 by either reader, 128 levels pass', async () => {
   // The body object is the first level, `extra`'s arrays the others.
   const nested = (levels: number) => `{"model":"builtin/echo","messages":[{"role":"user","content":"hi"}],"extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;
-  const readers: Array<Record<string, string>> = [{ 'content-type': 'application/json' }, { 'content-type': 'application/json', 'content-encoding': 'gzip' }];
-  for (const headers of readers) {
-    const encode = (text: string) => (headers['content-encoding'] ? gzipSync(text) : Buffer.from(text));
+  for (const { headers, encode } of readers) {
     // 5,000 levels once overflowed the stack in the token counter: a 500.
     for (const levels of [129, 5_000]) {
       const deep = await post([encode(nested(levels))], headers);

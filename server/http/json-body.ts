@@ -11,8 +11,9 @@ import { GatewayError } from './gateway-error.js';
  *
  * Failures carry body-parser's error `type`s (`entity.too.large`, `entity.parse.failed`,
  * `request.aborted`), so they become the same client errors either way (to-gateway-error.ts). Bytes that
- * are not UTF-8 are refused here rather than decoded to U+FFFD, which would silently change the prompt.
- * Bodies from either reader that nest deeper than `maxNestingLevels` are refused (see there).
+ * are not UTF-8 are refused rather than decoded to U+FFFD, which would silently change the prompt: here,
+ * and by `general` when it is given {@link requireUtf8} as its `verify`. Bodies from either reader that
+ * nest deeper than `maxNestingLevels` are refused (see there).
  */
 export function createJsonBodyReader(options: { limit: number; general: RequestHandler }): RequestHandler {
   const { limit, general } = options;
@@ -38,8 +39,7 @@ export function createJsonBodyReader(options: { limit: number; general: RequestH
       if (failed) return;
       const bytes = parts.length === 1 ? parts[0]! : Buffer.concat(parts, received);
       try {
-        // RFC 8259 §8.1: JSON exchanged between systems must be UTF-8.
-        if (!isUtf8(bytes)) throw new SyntaxError('the bytes are not valid UTF-8');
+        requireUtf8(req, res, bytes);
         req.body = parseObject(bytes.toString('utf8'));
       } catch (error) {
         return next(Object.assign(error as Error, { status: 400, type: 'entity.parse.failed' }));
@@ -76,6 +76,15 @@ function parseObject(text: string): unknown {
   // What body-parser's strict mode refuses, with a message of its kind.
   if (first !== '{' && first !== '[') throw new SyntaxError(`Unexpected ${first === undefined ? 'end of JSON input' : `token '${first}': a JSON object was expected`}`);
   return JSON.parse(text);
+}
+
+/**
+ * RFC 8259 §8.1: JSON exchanged between systems must be UTF-8. Shaped as body-parser's `verify` option,
+ * so that the general reader (compressed bodies, other JSON media types) refuses the same bytes; a
+ * throw there becomes the error's status and type.
+ */
+export function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+  if (!isUtf8(bytes)) throw Object.assign(new SyntaxError('the bytes are not valid UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }
 
 /**

@@ -5,12 +5,12 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
  * JSON media type the contract takes, whatever the body (a 415, or a 400 once the body reads wrongly).
  * The quoted charset is read by body-parser rather than the gateway's own reader (server/http/json-body.ts).
  */
-export const contentTypes: Array<{ type: string | undefined; verdict: 'judge' | 'refuse'; bodyParser?: true }> = [
+export const contentTypes: Array<{ type: string | undefined; verdict: 'judge' | 'refuse' }> = [
   { type: 'application/json', verdict: 'judge' },
   { type: 'Application/JSON', verdict: 'judge' },
   { type: 'application/json; charset=utf-8', verdict: 'judge' },
   { type: 'application/json;charset=UTF-8', verdict: 'judge' },
-  { type: 'application/json ; charset="utf-8"', verdict: 'judge', bodyParser: true },
+  { type: 'application/json ; charset="utf-8"', verdict: 'judge' },
   { type: undefined, verdict: 'refuse' },
   { type: '', verdict: 'refuse' },
   { type: 'text/plain', verdict: 'refuse' },
