@@ -83,6 +83,23 @@ describe('the model list in each SDK', () => {
     assert.equal(page.has_more, true);
     assert.equal(page.first_id, 'team/b');
   });
+
+  test('a page size of Infinity or -Infinity is a 400 in each shape, not every model', async () => {
+    // Ajv coerces the text to a number and skips minimum and maximum for it (finite-query-numbers.ts).
+    const shapes: Array<{ query: string; headers: Record<string, string>; error: (body: any) => boolean }> = [
+      { query: 'limit', headers: { 'x-api-key': gateway.apiKey, 'anthropic-version': '2023-06-01' }, error: (body: any) => body.error.type === 'invalid_request_error' && body.type === 'error' },
+      { query: 'pageSize', headers: { 'x-goog-api-key': gateway.apiKey }, error: (body: any) => body.error.status === 'INVALID_ARGUMENT' },
+    ];
+    for (const { query, headers, error } of shapes) {
+      for (const value of ['Infinity', '-Infinity']) {
+        const response = await fetch(`${gateway.origin}/v1/models?${query}=${value}`, { headers });
+        const body = await response.json();
+        assert.equal(response.status, 400, `${query}=${value}`);
+        assert.ok(error(body), JSON.stringify(body));
+        assert.match(JSON.stringify(body), new RegExp(`${query} must be a finite number`));
+      }
+    }
+  });
 });
 
 describe('image models in each list', () => {

@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { projectRoot } from '../project-root.js';
 import { createBodyPrecheck } from './body-precheck.js';
+import { createFiniteQueryNumbers } from './finite-query-numbers.js';
 import { runMiddleware } from './run-middleware.js';
 
 const specPath = join(projectRoot, 'generated/openapi.json');
@@ -40,14 +41,17 @@ export async function createOpenApiValidator(options: { validateResponses: boole
   const validatorOptions = contractValidatorOptions(apiSpec, options.validateResponses);
   // Compiled from a copy taken before the validator preprocesses the spec in place.
   const precheck = createBodyPrecheck(structuredClone(apiSpec), validatorOptions);
+  const finiteQueryNumbers = createFiniteQueryNumbers(apiSpec);
   const middleware = OpenApiValidator.middleware(validatorOptions) as unknown as RequestHandler[];
   // The response check finds its schema through the operation the lookup step found.
   const responseSteps = options.validateResponses ? ['metadataMiddleware', 'responseMiddleware'] : [];
   for (const name of ['metadataMiddleware', ...responseSteps]) {
     if (!middleware.some((step) => step.name === name)) throw new Error(`express-openapi-validator no longer has a step named '${name}'`);
   }
-  const steps = middleware.map((step) => (step.name === 'metadataMiddleware' ? rememberRouteLookups(step) : step));
-  const afterPrecheck = steps.filter((_step, index) => responseSteps.includes(middleware[index]!.name));
+  const lookup = rememberRouteLookups(middleware.find((step) => step.name === 'metadataMiddleware')!);
+  // Once the operation is known, before the request validator coerces the query (see finite-query-numbers.ts).
+  const steps = middleware.flatMap((step) => (step.name === 'metadataMiddleware' ? [lookup, finiteQueryNumbers] : [step]));
+  const afterPrecheck = middleware.filter((step) => responseSteps.includes(step.name)).map((step) => (step.name === 'metadataMiddleware' ? lookup : step));
   return function validateAgainstContract(req, res, next) {
     runMiddleware(precheck(req) ? afterPrecheck : steps, req, res, next);
   };
