@@ -1,4 +1,4 @@
-// The Responses schemas against real OpenAI traffic (../shared/fixtures/upstream/openai-responses/): every
+// The Responses schemas against real OpenAI traffic (test/fixtures/upstream-recorded/openai-responses/): every
 // recorded stream event must match `ResponsesStreamEvent`, every recorded response `ResponsesResponse` and
 // every recorded error body `OpenAIError`. When a recording fails here the spec is wrong, not the recording.
 import assert from 'node:assert/strict';

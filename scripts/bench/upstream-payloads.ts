@@ -3,7 +3,7 @@ import sharp from 'sharp';
 
 /**
  * Every byte the fake upstream sends, built once at start-up so that answering costs it nothing but a
- * write. Shapes follow real recordings in ../shared/fixtures/upstream/openai-chat/ and openai-images/
+ * write. Shapes follow real recordings in test/fixtures/upstream-recorded/openai-chat/ and openai-images/
  * (`obfuscation`, `service_tier`, `usage: null` on every chunk, a last chunk with empty `choices` and usage).
  */
 export interface UpstreamPayloads {

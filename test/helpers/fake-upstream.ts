@@ -1,6 +1,6 @@
 // Fake OpenAI / Anthropic / Gemini servers for end-to-end tests: plain node:http on 127.0.0.1, a FIFO of
 // scripted replies, every request recorded, and client disconnects timestamped so abort propagation can be
-// measured. Fixture replies follow the replay recipe in ../shared/fixtures/upstream/README.md.
+// measured. Fixture replies follow the replay recipe in test/fixtures/upstream-recorded/README.md.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';

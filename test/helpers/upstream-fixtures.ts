@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { SseEvent } from '../../server/providers/upstream/read-sse.js';
 
 /**
- * Access to recorded upstream traffic: `../shared/fixtures/upstream/` (real recordings) and
- * `test/fixtures/upstream/` (the project's own, for cases the recordings lack). Names are
- * `<folder>/<file>` relative to either root, e.g. `anthropic-messages/stream-text.chunks.txt`.
+ * Access to recorded upstream traffic: `test/fixtures/upstream-recorded/` (real recordings, see its README)
+ * and `test/fixtures/upstream/` (hand-written, for cases the recordings lack). Names are `<folder>/<file>`
+ * relative to either root, e.g. `anthropic-messages/stream-text.chunks.txt`.
  */
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const roots = [join(repoRoot, '..', 'shared', 'fixtures', 'upstream'), join(repoRoot, 'test', 'fixtures', 'upstream')];
+const roots = [join(repoRoot, 'test', 'fixtures', 'upstream-recorded'), join(repoRoot, 'test', 'fixtures', 'upstream')];
 
 export function fixturePath(name: string): string {
   for (const root of roots) {
