@@ -1,0 +1,50 @@
+import type { ModelCapability } from '../../config/config-schema.js';
+import { scanAnthropicMessages } from './scan-anthropic-messages.js';
+import { scanGemini } from './scan-gemini.js';
+import { scanOpenAIChat } from './scan-openai-chat.js';
+import { scanOpenAIResponses } from './scan-openai-responses.js';
+
+export type ScannedProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+
+/** A field of the body that asks for a capability, named as the client wrote it: `tools[2].type`, `messages[1].content[0].content[1]`, `generation_config.response_modalities`. */
+export interface CapabilityUse {
+  capability: ModelCapability;
+  param: string;
+}
+
+/** A number in the body that asks for output tokens (the output cap or a reasoning budget), with its field. */
+export interface OutputTokenAsk {
+  param: string;
+  value: number;
+  kind: 'max_output' | 'reasoning_budget';
+}
+
+export interface WireScan {
+  uses: CapabilityUse[];
+  /** Fields (and `type` values of tools, content blocks, parts, items) the scanner does not know, by param path. A narrowed key's request with any of these is refused. */
+  unknown: string[];
+  outputTokens: OutputTokenAsk[];
+}
+
+const scanners: Record<ScannedProtocol, (body: Record<string, unknown>, scan: WireScan) => void> = {
+  'openai-chat': scanOpenAIChat,
+  'openai-responses': scanOpenAIResponses,
+  'anthropic-messages': scanAnthropicMessages,
+  gemini: scanGemini,
+};
+
+/**
+ * What a raw request body asks of the upstream, read from the wire as the client sent it rather than from
+ * the converted request: a pass-through forwards the raw body, so a field the converters ignore would
+ * otherwise reach the upstream unchecked. The scan is pure and never throws; a body that is not an object
+ * asks for nothing (the contract validator refuses it first).
+ *
+ * @example
+ * const scan = scanWireBody('anthropic-messages', { model: 'm', max_tokens: 64, messages: [], mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] });
+ * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
+ */
+export function scanWireBody(protocol: ScannedProtocol, body: unknown): WireScan {
+  const scan: WireScan = { uses: [], unknown: [], outputTokens: [] };
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
+  return scan;
+}
