@@ -906,6 +906,12 @@ export type components = {
             account_id: string;
             permissions: components["schemas"]["Permissions"];
             limits: components["schemas"]["Limits"];
+            /**
+             * @description For a key made with `POST /v1/keys`: the key whose key-level counters (requests, tokens,
+             *     concurrent requests, spend) it shares, so that a family of keys together stays within the
+             *     limits of the key that made the first of them. Null for keys with counters of their own.
+             */
+            shares_limits_with: string | null;
             /** @description The first characters of the secret, to recognise a key without revealing it. */
             prefix: string;
             /** @description Unix seconds. */

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
+import type { OperationRoute } from '../generated/operations.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
 import { mountBrowserPages } from './console/browser-pages.js';
@@ -11,14 +12,12 @@ import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
 import { createCors } from './http/cors.js';
 import { createErrorHandler } from './http/error-handler.js';
+import { createFrontDoor, refuseUnmatched } from './http/front-door/create-front-door.js';
 import { createGatewayServer } from './http/gateway-server.js';
-import { createHotPathDispatch } from './http/hot-path.js';
-import { GatewayError } from './http/gateway-error.js';
 import { createImageUpload } from './http/image-upload.js';
 import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
-import { encodeModelPathSegment } from './http/model-path.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
@@ -28,7 +27,7 @@ import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
 import { createMetering } from './metering/create-metering.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
-import { createHandlers, registerRoutes } from './routes.js';
+import { createHandlers } from './routes.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
@@ -45,11 +44,13 @@ export interface AppDependencies {
 }
 
 /**
- * Builds the Express application without listening, so tests and main.ts share it. Middleware order is
- * deliberate: request ID and logging first (every response has an ID), then the console's static pages
- * (they need no key), then auth before any body is parsed, then metering (limits reserved, usage recorded
- * when the response ends) before any upload is read, then the contract validator, the routes, and the one
- * error handler. Model calls take the same middleware and handlers without Express's router (hot-path.ts).
+ * Builds the gateway without listening, so tests and main.ts share it. Every request passes the front
+ * door (http/front-door/), which matches it once against the spec's operations; the order of what runs
+ * then is deliberate: request ID and logging first (every response has an ID), then, for an operation,
+ * auth before any body is parsed, metering (limits reserved, usage recorded when the response ends) before
+ * any upload is read, the contract validator and the operation's handler; anything else goes to Express,
+ * which serves the console's and the docs' static pages (they need no key) and 404s the rest. One error
+ * handler renders every error in the request's family's shape.
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
@@ -80,22 +81,23 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
-  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, encodeModelPathSegment, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
-  const admit = [
-    createAuthentication({ keys: authenticator, adminKey: settings.adminKey }),
-    createJsonBodyReader({
-      limit: settings.maxBodyBytes,
-      general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
-    }),
-    metering.middleware,
-  ];
+  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
+  const readJsonBody = createJsonBodyReader({
+    limit: settings.maxBodyBytes,
+    general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
+  });
+  const readUpload = createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes });
   const validate = await createOpenApiValidator({ validateResponses });
-  app.use(identify);
-  // Before auth: the console and the docs are static pages anyone may load (the console asks for a key).
+  const stepsFor = (route: OperationRoute) => [
+    ...(route.security === 'public' ? [] : [authenticate]),
+    readJsonBody,
+    ...(route.metering ? [metering.middleware] : []),
+    ...(route.body === 'multipart' ? [readUpload] : []),
+    validate,
+  ];
+  // The console and the docs are static pages anyone may load (the console asks for a key).
   await mountBrowserPages(app);
-  app.use(admit);
-  app.post('/v1/images/edits', createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes }));
-  app.use(validate);
   const responses = new ResponseStore(db);
   const imageStorage = new LocalDiskImageStorage(join(settings.dataDir, 'images'));
   const cleanups = [
@@ -113,15 +115,12 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     authenticator,
     images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
   });
-  registerRoutes(app, handlers);
-  app.use((req) => {
-    throw new GatewayError('not_found', `Unknown path ${req.method} ${req.path}.`, { code: 'unknown_url' });
-  });
+  app.use(refuseUnmatched());
   const errorHandler = createErrorHandler(logger);
   app.use(errorHandler);
-  const dispatch = createHotPathDispatch({ app, middleware: [...identify, ...admit, validate], handlers, errorHandler });
+  const dispatch = createFrontDoor({ pages: app, identify, stepsFor, handlers, errorHandler });
   return Object.assign(app, {
-    // Express's own listen would serve every request through its router; see gateway-server.ts.
+    // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
@@ -137,7 +136,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
 
 /** The Express app plus what must be released on shutdown. */
 export type GatewayApp = Omit<Express, 'listen'> & {
-  /** Serves the app (with its hot path for model calls) on a new HTTP server. */
+  /** Serves the gateway, through its front door, on a new HTTP server. */
   listen(port: number, host: string): Server;
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;

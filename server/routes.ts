@@ -1,11 +1,10 @@
-import type { Express, RequestHandler } from 'express';
-import { operationRoutes, type OperationHandlers } from '../generated/operations.js';
+import type { OperationHandlers } from '../generated/operations.js';
 import type { ModelRegistry } from './core/model-registry.js';
 import type { Router } from './core/router.js';
 import type { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createMyKeyHandlers } from './protocols/account/handle-my-keys.js';
 import { createAccountHandlers } from './protocols/admin/handle-accounts.js';
-import { createListAllModelsHandler } from './protocols/admin/handle-all-models.js';
+import { createAllModelsHandlers } from './protocols/admin/handle-all-models.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { createUsageHandlers } from './protocols/usage/handle-usage.js';
 import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
@@ -56,7 +55,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     ...createKeyHandlers(deps.keys, deps.accounts, deps.authenticator),
     ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
     ...createMyKeyHandlers(deps.keys, deps.authenticator),
-    listAllModels: createListAllModelsHandler(deps.registry),
+    ...createAllModelsHandlers(deps.registry),
     ...createUsageHandlers(deps.usage),
     createResponse: createResponseHandler({
       registry: deps.registry,
@@ -79,11 +78,4 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     listGeminiModels: createListGeminiModelsHandler(deps.registry),
     getGeminiModel: createGetGeminiModelHandler(deps.registry),
   };
-}
-
-/** Mounts each handler on its spec path, explicitly, in spec order. */
-export function registerRoutes(app: Express, handlers: OperationHandlers): void {
-  for (const route of operationRoutes) {
-    app[route.method](route.expressPath, handlers[route.operationId] as unknown as RequestHandler);
-  }
 }

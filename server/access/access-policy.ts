@@ -1,8 +1,9 @@
 import type { ModelCapability } from '../config/config-schema.js';
-import type { ModelRequest } from '../core/types.js';
+import type { ContentPart, ModelRequest } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
 import type { Permissions } from './access-types.js';
 import { matchesModelPattern } from './model-pattern.js';
+import { scanWireBody, type ScannedProtocol } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -60,32 +61,90 @@ export class AccessPolicy {
   }
 
   /**
-   * The capabilities a model request uses, and its output-token ceiling, against the permissions. Chat
-   * and streaming are what every model request is, so they are governed by the model list, not here.
+   * Whether the permissions limit what a request body may ask for (`capabilities` or `max_output_tokens`
+   * in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
    */
-  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames }): void {
+  narrowsRequests(): boolean {
+    return this.layers.some((layer) => layer.capabilities !== undefined || layer.max_output_tokens !== undefined);
+  }
+
+  /**
+   * A model request against the permissions, twice over. As the gateway understood it (`request`): the
+   * capabilities it uses and its output cap. And, for a caller whose permissions narrow requests, as the
+   * client sent it (`wire`), since a pass-through forwards that body as it is: every field must be one the
+   * gateway knows what it asks of the model (else 403 naming it, rather than forwarding it unseen), every
+   * capability a field asks for must be allowed, and no output cap or reasoning budget may be above the
+   * ceiling. Chat and streaming are what every model request is, so they are governed by the model list.
+   */
+  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: ScannedProtocol; body: unknown } }): void {
     const { params } = options;
+    // The wire names the exact field at fault, so it speaks first.
+    if (this.narrowsRequests()) this.assertWireBody(options.wire.protocol, options.wire.body);
     if (request.tools.length > 0) this.assertCapability('tools', params.tools);
-    if (request.messages.some((message) => message.content.some((part) => part.type === 'image'))) this.assertCapability('vision', params.images);
+    if (request.messages.some((message) => message.content.some(isVisualInput))) this.assertCapability('vision', params.images);
     if (request.responseFormat.type === 'json_schema') this.assertCapability('json_schema', params.json_schema);
     if (request.reasoning) this.assertCapability('reasoning', params.reasoning);
     if (request.maxOutputTokens !== undefined) this.assertAtMost('max_output_tokens', request.maxOutputTokens, params.maxOutputTokens);
   }
 
-  /** An image request: its capability, `n` and `size`. */
-  assertImageRequest(capability: 'image_generation' | 'image_edit', options: { n: number; size?: string }): void {
+  private assertWireBody(protocol: ScannedProtocol, body: unknown): void {
+    const scan = scanWireBody(protocol, body);
+    const [unknown] = scan.unknown;
+    if (unknown !== undefined) {
+      throw new GatewayError(
+        'permission',
+        `This API key's permissions limit what a request may use, and the gateway does not know what '${unknown}' asks of the model, so it will not forward it. Leave it out, or use a key without capability or output limits.`,
+        { param: unknown, code: 'parameter_not_permitted' },
+      );
+    }
+    for (const use of scan.uses) this.assertCapability(use.capability, use.param);
+    // A reasoning budget of -1 (Gemini's "let the model decide") is held by the output cap, which counts thoughts.
+    for (const ask of scan.outputTokens) this.assertAtMost('max_output_tokens', ask.value, ask.param);
+  }
+
+  /**
+   * The most tokens (reasoning included) an upstream may be asked to generate for this caller: the
+   * smallest `max_output_tokens` of its layers, or undefined when none has one.
+   */
+  outputTokenCeiling(): number | undefined {
+    const ceilings = this.layers.map((layer) => layer.max_output_tokens).filter((ceiling) => ceiling !== undefined);
+    return ceilings.length > 0 ? Math.min(...ceilings) : undefined;
+  }
+
+  /**
+   * An image request: its capability and `n`, and the size it gets. A size asked for must be one every
+   * layer's `image_sizes` allows. With `image_sizes` in force and no size asked for, the answer is the
+   * first permitted size the model offers (`modelSizes`, undefined when the model takes any), so leaving
+   * `size` out cannot get a size the key may not ask for; a model offering none of them is refused.
+   */
+  assertImageRequest(
+    capability: 'image_generation' | 'image_edit',
+    options: { n: number; size?: string; modelId: string; modelSizes?: readonly string[] },
+  ): { size?: string } {
     this.assertCapability(capability, 'model');
     this.assertAtMost('max_images', options.n, 'n');
+    const restricting = this.layers.filter((layer) => layer.image_sizes !== undefined).map((layer) => layer.image_sizes!);
     if (options.size !== undefined) {
-      for (const layer of this.layers) {
-        if (layer.image_sizes && !layer.image_sizes.includes(options.size)) {
-          throw new GatewayError('permission', `This API key may not ask for size '${options.size}'; it may use: ${layer.image_sizes.join(', ')}.`, {
-            param: 'size',
-            code: 'parameter_not_permitted',
-          });
-        }
+      const refusing = restricting.find((sizes) => !sizes.includes(options.size!));
+      if (refusing) {
+        throw new GatewayError('permission', `This API key may not ask for size '${options.size}'; it may use: ${refusing.join(', ')}.`, {
+          param: 'size',
+          code: 'parameter_not_permitted',
+        });
       }
+      return { size: options.size };
     }
+    if (restricting.length === 0) return {};
+    const permitted = restricting[0]!.filter((size) => restricting.every((sizes) => sizes.includes(size)));
+    const size = permitted.find((candidate) => !options.modelSizes || options.modelSizes.includes(candidate));
+    if (size === undefined) {
+      throw new GatewayError(
+        'permission',
+        `This API key may only ask for sizes (${permitted.join(', ') || 'none'}) that the model '${options.modelId}' does not offer (${options.modelSizes?.join(', ')}).`,
+        { param: 'size', code: 'parameter_not_permitted' },
+      );
+    }
+    return { size };
   }
 
   private assertAtMost(limit: 'max_output_tokens' | 'max_images', value: number, param: string): void {
@@ -96,4 +155,10 @@ export class AccessPolicy {
       }
     }
   }
+}
+
+/** Content the model looks at: images and files (PDFs), also inside a tool's result. */
+function isVisualInput(part: ContentPart): boolean {
+  if (part.type === 'tool_result') return part.content.some(isVisualInput);
+  return part.type === 'image' || part.type === 'file';
 }

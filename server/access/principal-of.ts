@@ -1,10 +1,9 @@
-import type { Response } from 'express';
 import { GatewayError } from '../http/gateway-error.js';
+import type { RequestContext } from '../http/request-context.js';
 import type { Principal } from './principal.js';
 
-/** The caller authenticated for this request (see http/authenticate.ts). */
-export function principalOf(res: Response): Principal {
-  const principal = res.locals.principal as Principal | undefined;
-  if (!principal) throw new GatewayError('authentication', 'An API key is required.');
-  return principal;
+/** The key (and its account) that authenticated this request; a 401 for any other caller, the admin included. */
+export function principalOf(context: RequestContext): Principal {
+  if (context.caller?.kind !== 'key') throw new GatewayError('authentication', 'An API key is required.');
+  return context.caller.principal;
 }

@@ -1,3 +1,4 @@
+import { valueAt, withValueAt } from './body-path.js';
 import type { DroppableFeature } from './gate-capabilities.js';
 
 /**
@@ -8,12 +9,13 @@ export type DroppedFeatureFields = Record<DroppableFeature, readonly string[]>;
 
 /** The fields of the client's body that the dropped features take with them, for `x-gateway-dropped-params`. */
 export function droppedParamNames(fields: DroppedFeatureFields, body: Record<string, unknown>, dropped: readonly DroppableFeature[]): string[] {
-  return dropped.flatMap((feature) => fields[feature]).filter((path) => valueAt(body, path.split('.')) !== undefined);
+  return dropped.flatMap((feature) => fields[feature]).filter((path) => valueAt(body, path) !== undefined);
 }
 
 /**
  * The client's body without the dropped features' fields (for a pass-through), and the names of the
- * fields removed. The body itself is not modified: every object on a removed field's path is copied.
+ * fields removed. The body itself is not modified: the answer is a copy, and so is every object on a
+ * removed field's path.
  */
 export function withoutDroppedParams(
   fields: DroppedFeatureFields,
@@ -21,25 +23,6 @@ export function withoutDroppedParams(
   dropped: readonly DroppableFeature[],
 ): { body: Record<string, unknown>; removed: string[] } {
   const removed = droppedParamNames(fields, body, dropped);
-  const copy = { ...body };
-  for (const path of removed) {
-    const segments = path.split('.');
-    const leaf = segments.pop()!;
-    let parent = copy;
-    for (const segment of segments) {
-      parent[segment] = { ...(parent[segment] as Record<string, unknown>) };
-      parent = parent[segment] as Record<string, unknown>;
-    }
-    delete parent[leaf];
-  }
-  return { body: copy, removed };
-}
-
-function valueAt(body: Record<string, unknown>, segments: readonly string[]): unknown {
-  let value: unknown = body;
-  for (const segment of segments) {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
-    value = (value as Record<string, unknown>)[segment];
-  }
-  return value;
+  // Always a copy: callers rewrite other fields of the body they forward.
+  return { body: removed.reduce((copy, path) => withValueAt(copy, path, undefined), { ...body }), removed };
 }

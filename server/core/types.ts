@@ -98,6 +98,12 @@ export interface ModelRequest {
   parallelToolCalls?: boolean;
   responseFormat: ResponseFormat;
   maxOutputTokens?: number;
+  /**
+   * The most tokens, reasoning included, that the caller's permissions let any upstream be asked for
+   * (`max_output_tokens`). Converters that widen an upstream's limit to make room for a thinking budget
+   * (Anthropic's `max_tokens`, Gemini's `thinkingBudget`) stay within it.
+   */
+  outputTokenCeiling?: number;
   temperature?: number;
   topP?: number;
   topK?: number;

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import express from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { operationRoutes } from '../../generated/operations.js';
 import { startUpstreamGateway } from '../../test/helpers/upstream-gateway.js';
 import { projectRoot } from '../project-root.js';
 import { createBodyPrecheck, type BodyPrecheck } from './body-precheck.js';
@@ -57,8 +58,10 @@ async function validatorAccepts(path: string, body: Json): Promise<boolean> {
   return response.status === 200;
 }
 
+const operationIdOf = (path: string) => operationRoutes.find((route) => route.method === 'post' && route.path === path)!.operationId;
+
 const precheckAccepts = (path: string, body: Json) =>
-  precheck({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: structuredClone(body) } as never);
+  precheck({ method: 'POST', url: path, headers: { 'content-type': 'application/json' }, body: structuredClone(body) } as never, operationIdOf(path));
 
 /** Wrong types, empty values, out-of-range numbers, and values that are valid elsewhere in these bodies. */
 const replacements: Json[] = [null, true, 0, -1, 1.5, 3, 1e9, '', 'x', 'user', 'auto', 'b64_json', [], {}, [1], { unknown_field: 1 }, { type: 'text' }];
@@ -107,14 +110,14 @@ test('on thousands of broken bodies the pre-check passes exactly what the valida
 
 test('requests the pre-check does not know are left to the validator', () => {
   const body = examplesOf('/v1/chat/completions')[0]!;
-  const call = (fields: Record<string, unknown>) =>
-    precheck({ method: 'POST', url: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, ...fields } as never);
+  const call = (fields: Record<string, unknown>, operationId = 'createChatCompletion') =>
+    precheck({ method: 'POST', url: '/v1/chat/completions', headers: { 'content-type': 'application/json' }, body, ...fields } as never, operationId);
   assert.equal(call({}), true);
   assert.equal(call({ url: '/v1/chat/completions?x=1' }), false);
   assert.equal(call({ method: 'PUT' }), false);
   assert.equal(call({ headers: { 'content-type': 'text/plain' } }), false);
   assert.equal(call({ headers: {} }), false);
-  assert.equal(call({ url: '/v1/messages' }), false, 'operations with parameters are not pre-checked');
+  assert.equal(call({}, 'createMessage'), false, 'operations with parameters are not pre-checked');
 });
 
 test('a call that passed the pre-check still has its response validated in test mode', async () => {

@@ -4,8 +4,8 @@ import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validat
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { isPlainJsonType } from './json-body.js';
 
-/** Says whether a request certainly passes the contract validator; `false` means "ask the validator". */
-export type BodyPrecheck = (req: Request) => boolean;
+/** Says whether a request for the operation certainly passes the contract validator; `false` means "ask the validator". */
+export type BodyPrecheck = (req: Request, operationId: string) => boolean;
 
 type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
 
@@ -24,7 +24,7 @@ export function createBodyPrecheck(apiDoc: OpenAPIV3.DocumentV3, options: Valida
   const ajvOptions = (new OpenApiValidator(options) as unknown as { ajvOpts: { request: Record<string, unknown> } }).ajvOpts.request;
   const ajv = createRequestAjv(apiDoc, ajvOptions as never);
   const validators = new Map<string, (data: unknown) => boolean>();
-  for (const [path, item] of Object.entries(apiDoc.paths ?? {})) {
+  for (const item of Object.values(apiDoc.paths ?? {})) {
     const operation = item?.post;
     const body = operation?.requestBody as OpenAPIV3.RequestBodyObject | undefined;
     const schema = body?.content?.['application/json']?.schema;
@@ -37,12 +37,13 @@ export function createBodyPrecheck(apiDoc: OpenAPIV3.DocumentV3, options: Valida
       properties: { body: schema },
       ...(body?.required ? { required: ['body'] } : {}),
     });
-    validators.set(path, (data) => validate(data) as boolean);
+    validators.set(operation.operationId!, (data) => validate(data) as boolean);
   }
 
-  return (req) => {
+  return (req, operationId) => {
+    // A query string means parameters the validator checks; only bodies are checked here.
     if (req.method !== 'POST' || req.url.includes('?') || !isPlainJsonType(req.headers['content-type'])) return false;
-    const validate = validators.get(req.url);
+    const validate = validators.get(operationId);
     return validate !== undefined && validate({ body: req.body });
   };
 }

@@ -1,13 +1,14 @@
 import type { Response } from 'express';
 import type { RouteTarget } from '../core/router.js';
+import type { RequestContext } from './request-context.js';
 
 /**
  * Response headers that say how the gateway served a model request (see the spec's `GatewayModel`,
- * `GatewayProvider` and `GatewayDroppedParams` headers), and the route for the request log line.
+ * `GatewayProvider` and `GatewayDroppedParams` headers), and the route for metering and the request log.
  */
-export function describeRoute(res: Response, target: RouteTarget, droppedParams: readonly string[] = []): void {
+export function describeRoute(res: Response, context: RequestContext, target: RouteTarget, droppedParams: readonly string[] = []): void {
   res.setHeader('x-gateway-model', target.model.id);
   res.setHeader('x-gateway-provider', target.deployment.provider.id);
   if (droppedParams.length > 0) res.setHeader('x-gateway-dropped-params', droppedParams.join(', '));
-  res.locals.route = { model: target.model.id, deployment: target.deployment.key };
+  context.route = { model: target.model.id, deployment: target.deployment.key };
 }

@@ -1,12 +1,13 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { protocolFamilyForRequest } from './protocol-family.js';
 import { renderErrorBody } from './render-error.js';
+import { contextOf } from './request-context.js';
 import { statusForFamily } from './status-for-family.js';
 import { toGatewayError } from './to-gateway-error.js';
 
 /**
- * The one error handler: every error ends here and leaves in the shape of the route's protocol family.
+ * The one error handler: every error ends here and leaves in the shape of the request's protocol family,
+ * which the front door decided from the operation it matched (or, for a path that matched none, the closest).
  * A stream that already started cannot change its status, so protocol handlers deal with mid-stream
  * errors themselves; this handler only closes such a response.
  */
@@ -26,7 +27,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
-    const family = protocolFamilyForRequest(req);
+    const family = contextOf(req).family;
     const body = renderErrorBody(family, gatewayError);
     try {
       res.status(statusForFamily(family, gatewayError)).json(body);

@@ -1,7 +1,7 @@
 import { createServer, IncomingMessage, ServerResponse, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Express } from 'express';
-import type { RequestDispatch } from './hot-path.js';
+import type { RequestDispatch } from './front-door/create-front-door.js';
 
 /**
  * The HTTP server for the app. Its requests and responses are created with Express's prototypes already in

@@ -2,9 +2,11 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RequestHandler } from 'express';
 import * as OpenApiValidator from 'express-openapi-validator';
+import { operationRoutes, type OperationId } from '../../generated/operations.js';
 import { projectRoot } from '../project-root.js';
 import { createBodyPrecheck } from './body-precheck.js';
 import { createFiniteQueryNumbers } from './finite-query-numbers.js';
+import { contextOf } from './request-context.js';
 import { runMiddleware } from './run-middleware.js';
 
 const specPath = join(projectRoot, 'generated/openapi.json');
@@ -22,8 +24,6 @@ export function contractValidatorOptions(apiSpec: never, validateResponses: bool
     validateResponses: validateResponses ? { removeAdditional: false } : false,
     validateSecurity: false,
     validateApiSpec: validateResponses,
-    // We rewrite req.url to encode slashes in model IDs (see model-path.ts); match on the rewritten URL.
-    useRequestUrl: true,
     // Image uploads are parsed earlier, to disk and with our own limits and errors (http/image-upload.ts).
     fileUploader: false,
   } as const;
@@ -32,9 +32,15 @@ export function contractValidatorOptions(apiSpec: never, validateResponses: bool
 /**
  * express-openapi-validator wired for the gateway: every request is validated; responses only when
  * `validateResponses` (tests and development), because it costs a lot per call. Auth is our own
- * middleware (it renders protocol-specific errors), so the validator's security check is off. Bodies of
- * model calls without parameters are pre-checked first (body-precheck.ts); those that pass skip the
- * request steps but not the response check.
+ * middleware (it renders protocol-specific errors), so the validator's security check is off.
+ *
+ * The validator would find each request's operation itself, by trying every route template of the spec
+ * as a regular expression in turn, with Express's case-insensitive matching: a second router that could
+ * disagree with the front door's. Instead the operation the front door matched (request-context.ts) is
+ * handed to it: what the validator's own lookup says of each operation (its schema and route keys) is
+ * asked once at start-up, for a canonical path of the operation, and set on each request with the
+ * request's own path parameters. Bodies of model calls without parameters are pre-checked first
+ * (body-precheck.ts); those that pass skip the request steps but not the response check.
  */
 export async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler> {
   const apiSpec = withoutExamples(await loadSpec()) as never;
@@ -43,57 +49,55 @@ export async function createOpenApiValidator(options: { validateResponses: boole
   const precheck = createBodyPrecheck(structuredClone(apiSpec), validatorOptions);
   const finiteQueryNumbers = createFiniteQueryNumbers(apiSpec);
   const middleware = OpenApiValidator.middleware(validatorOptions) as unknown as RequestHandler[];
-  // The response check finds its schema through the operation the lookup step found.
-  const responseSteps = options.validateResponses ? ['metadataMiddleware', 'responseMiddleware'] : [];
-  for (const name of ['metadataMiddleware', ...responseSteps]) {
-    if (!middleware.some((step) => step.name === name)) throw new Error(`express-openapi-validator no longer has a step named '${name}'`);
-  }
-  const lookup = rememberRouteLookups(middleware.find((step) => step.name === 'metadataMiddleware')!);
-  // Once the operation is known, before the request validator coerces the query (see finite-query-numbers.ts).
-  const steps = middleware.flatMap((step) => (step.name === 'metadataMiddleware' ? [lookup, finiteQueryNumbers] : [step]));
-  const afterPrecheck = middleware.filter((step) => responseSteps.includes(step.name)).map((step) => (step.name === 'metadataMiddleware' ? lookup : step));
+  const step = (name: string) => {
+    const found = middleware.find((candidate) => candidate.name === name);
+    if (!found) throw new Error(`express-openapi-validator no longer has a step named '${name}'`);
+    return found;
+  };
+  const metadata = await operationMetadata(step('metadataMiddleware'));
+  const setOperation: RequestHandler = (req, _res, next) => {
+    const context = contextOf(req);
+    const found = context.operation && metadata.get(context.operation.operationId);
+    if (!found) return next(new Error(`the contract validator has no operation for ${req.method} ${req.path}`));
+    (req as typeof req & { openapi: OpenApiMatch }).openapi = { ...found, pathParams: context.pathParams };
+    next();
+  };
+  const responseSteps = options.validateResponses ? [step('responseMiddleware')] : [];
+  const steps = [setOperation, finiteQueryNumbers, step('requestMiddleware'), ...responseSteps];
+  const afterPrecheck = [setOperation, ...responseSteps];
   return function validateAgainstContract(req, res, next) {
-    runMiddleware(precheck(req) ? afterPrecheck : steps, req, res, next);
+    const operationId = contextOf(req).operation?.operationId;
+    runMiddleware(operationId !== undefined && precheck(req, operationId) ? afterPrecheck : steps, req, res, next);
   };
 }
 
-const rememberedLookups = 1_000;
+/** What the validator's lookup finds for an operation: its route keys and schemas. */
+interface OperationMetadata {
+  openApiRoute: string;
+  [field: string]: unknown;
+}
+
+/** What the validator's lookup puts on `req.openapi` (and its request and response steps read). */
+type OpenApiMatch = OperationMetadata & { pathParams: Record<string, string> };
 
 /**
- * The validator finds a request's operation by compiling every route template of the spec to a regular
- * expression and trying each in turn, on every request (its `lookupRoute`): the costliest step of a model
- * call after the network (bench/README.md). The answer depends only on the method and path, so the
- * operation it found is remembered per method and path (the most recent 1,000) and set again on the next
- * request, each time as a fresh copy, since later steps may write to it. Only found operations are
- * remembered; unknown paths and wrong methods take the validator's own path to their errors every time.
+ * Runs the validator's own route lookup once per operation, on the operation's path with each parameter
+ * filled in, and keeps what it found (without the sample parameters). Fails at start-up when the lookup
+ * finds another template than the operation's: the two would then disagree about some request.
  */
-function rememberRouteLookups(lookup: RequestHandler): RequestHandler {
-  const found = new Map<string, OpenApiMatch>();
-  return (req, res, next) => {
-    const queryAt = req.url.indexOf('?');
-    const key = `${req.method} ${queryAt === -1 ? req.url : req.url.slice(0, queryAt)}`;
-    const match = found.get(key);
-    if (match) {
-      const request = req as typeof req & { openapi: OpenApiMatch };
-      request.openapi = { ...match, pathParams: { ...match.pathParams } };
-      req.params = request.openapi.pathParams;
-      return next();
+async function operationMetadata(lookup: RequestHandler): Promise<Map<OperationId, OperationMetadata>> {
+  const found = new Map<OperationId, OperationMetadata>();
+  for (const route of operationRoutes) {
+    const path = route.path.replace(/\{[^}]+\}/g, 'sample');
+    const req = { method: route.method.toUpperCase(), url: path, originalUrl: path, path, baseUrl: '', headers: {}, app: { enabled: () => false } };
+    await new Promise<void>((resolve, reject) => lookup(req as never, {} as never, (error?: unknown) => (error ? reject(error as Error) : resolve())));
+    const { pathParams: _sample, ...match } = (req as typeof req & { openapi?: OpenApiMatch }).openapi ?? ({} as OpenApiMatch);
+    if (match.openApiRoute !== route.path) {
+      throw new Error(`the contract validator reads ${route.method.toUpperCase()} ${path} as ${String(match.openApiRoute)}, not ${route.path}`);
     }
-    return lookup(req, res, (error?: unknown) => {
-      const openapi = (req as typeof req & { openapi?: OpenApiMatch }).openapi;
-      if (error === undefined && openapi) {
-        if (found.size >= rememberedLookups) found.delete(found.keys().next().value!);
-        found.set(key, { ...openapi, pathParams: { ...openapi.pathParams } });
-      }
-      next(error);
-    });
-  };
-}
-
-/** What the validator's lookup puts on `req.openapi` (and the request validator reads). */
-interface OpenApiMatch {
-  pathParams: Record<string, string>;
-  [field: string]: unknown;
+    found.set(route.operationId, match);
+  }
+  return found;
 }
 
 /**

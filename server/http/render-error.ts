@@ -1,5 +1,5 @@
 import type { ErrorKind, GatewayError } from './gateway-error.js';
-import type { ProtocolFamily } from './protocol-family.js';
+import type { ProtocolFamily } from '../../generated/operations.js';
 
 /**
  * An error body in the shape the family's official SDK parses:

@@ -1,5 +1,6 @@
 import { randomString } from '../core/random-string.js';
 import type { RequestHandler } from 'express';
+import { contextOf } from './request-context.js';
 
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -11,6 +12,6 @@ export const assignRequestId: RequestHandler = (req, res, next) => {
   const given = req.headers['x-request-id'];
   const id = typeof given === 'string' && acceptable.test(given) ? given : `req_${randomString(12)}`;
   res.setHeader('x-request-id', id);
-  res.locals.requestId = id;
+  contextOf(req).requestId = id;
   next();
 };

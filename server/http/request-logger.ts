@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { contextOf } from './request-context.js';
 
 /**
  * One log line per finished request: method, path, status, duration, the key's ID (never its secret), and
@@ -12,17 +13,19 @@ export function createRequestLogger(logger: Logger): RequestHandler {
     if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     const path = req.path;
+    const context = contextOf(req);
     res.once('close', () => {
       logger.info(
         {
-          requestId: res.locals.requestId,
+          requestId: context.requestId,
           method: req.method,
           path,
+          operation: context.operation?.operationId,
           status: res.statusCode,
           durationMs: Number(process.hrtime.bigint() - started) / 1e6,
-          keyId: res.locals.principal?.key.id,
-          route: res.locals.route,
-          usage: res.locals.usage,
+          keyId: context.caller?.kind === 'key' ? context.caller.principal.key.id : undefined,
+          route: context.route,
+          usage: context.usage,
           completed: res.writableFinished,
         },
         'request',

@@ -1,5 +1,5 @@
 import type { GatewayError } from './gateway-error.js';
-import type { ProtocolFamily } from './protocol-family.js';
+import type { ProtocolFamily } from '../../generated/operations.js';
 
 /**
  * The HTTP status of an error in the protocol family's terms. Only Anthropic differs from the error's

@@ -1,10 +1,13 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal.js';
+import { principalOf } from '../access/principal-of.js';
 import type { ModelRegistry } from '../core/model-registry.js';
 import type { Usage } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
+import { contextOf, type RequestContext } from '../http/request-context.js';
 import type { LimitScope, LimitStore, Reservation } from '../limits/limit-store.js';
+import { limitScopeKeyId } from '../store/key-store.js';
 import { costOf } from '../usage/cost.js';
 import { newUsageRecordId } from '../usage/usage-record.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
@@ -43,19 +46,21 @@ export function createMetering(deps: MeteringDependencies): Metering {
   };
 
   const middleware: RequestHandler = async (req, res, next) => {
-    const endpoint = meteredEndpoint(req);
-    const principal = res.locals.principal as Principal | undefined;
-    if (!endpoint || !principal) return next();
+    const context = contextOf(req);
+    const endpoint = meteredEndpoint(context, req.body);
+    if (!endpoint) return next();
+    // Every metered operation needs a key (the spec's security), so authentication has put one here.
+    const principal = principalOf(context);
     const startedAt = Date.now();
     let reservation: Reservation | undefined;
     let outcome: Outcome | undefined;
     // Registered before the limits are asked, so a refused request (429) is in the ledger too.
     res.once('close', () => {
-      outcome = outcomeOf(req, res, endpoint, deps.registry);
+      outcome = outcomeOf(req, res, context, endpoint, deps.registry);
       deps.recorder.record({
         id: newUsageRecordId(),
         created_at: startedAt,
-        request_id: String(res.locals.requestId ?? ''),
+        request_id: context.requestId,
         account_id: principal.account.id,
         key_id: principal.key.id,
         model: outcome.model,
@@ -76,7 +81,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
     });
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
-      reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0, res);
+      reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (outcome) settle(reservation, outcome);
     }
@@ -95,11 +100,11 @@ export function createMetering(deps: MeteringDependencies): Metering {
 function limitScopes(principal: Principal): LimitScope[] {
   const scopes: LimitScope[] = [];
   if (Object.keys(principal.account.limits).length > 0) scopes.push({ id: `account:${principal.account.id}`, limits: principal.account.limits });
-  if (Object.keys(principal.key.limits).length > 0) scopes.push({ id: `key:${principal.key.id}`, limits: principal.key.limits });
+  if (Object.keys(principal.key.limits).length > 0) scopes.push({ id: `key:${limitScopeKeyId(principal.key)}`, limits: principal.key.limits });
   return scopes;
 }
 
-async function reserve(limits: LimitStore, scopes: LimitScope[], tokens: number, res: Response): Promise<Reservation> {
+async function reserve(limits: LimitStore, scopes: LimitScope[], tokens: number): Promise<Reservation> {
   let result;
   try {
     result = await limits.reserve({ scopes, tokens });
@@ -109,7 +114,6 @@ async function reserve(limits: LimitStore, scopes: LimitScope[], tokens: number,
   }
   if (result.ok) return result.reservation;
   const { refusal } = result;
-  res.locals.limitRefusal = refusal;
   throw new GatewayError('rate_limited', refusal.message, {
     code: refusal.retryable ? 'rate_limit_exceeded' : 'request_exceeds_limit',
     headers: refusal.retryable ? { 'retry-after': String(refusal.retryAfterSeconds) } : undefined,
@@ -128,10 +132,9 @@ interface Outcome {
 
 const noUsage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
 
-/** What the handler left on `res.locals` (see describeRoute and the handlers' `usage`). */
-function outcomeOf(req: Request, res: Response, endpoint: MeteredEndpoint, registry: ModelRegistry): Outcome {
-  const route = res.locals.route as { model: string; deployment: string } | undefined;
-  const reportedUsage = res.locals.usage as Usage | undefined;
+/** What the handler left in the request context (see describeRoute and the handlers' `usage`). */
+function outcomeOf(req: Request, res: Response, context: RequestContext, endpoint: MeteredEndpoint, registry: ModelRegistry): Outcome {
+  const { route, usage: reportedUsage } = context;
   // An answer that was served without a usage report (an upstream stream that sent none) gets an
   // estimate of its prompt, marked as such, rather than a silent zero.
   const served = route !== undefined && res.statusCode < 400;
@@ -139,7 +142,7 @@ function outcomeOf(req: Request, res: Response, endpoint: MeteredEndpoint, regis
   const deployment = route?.deployment ?? null;
   if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, reported: true, imageCount: 0, costUsd: 0 };
   const usage = reportedUsage ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
-  const imageCount = typeof res.locals.imageCount === 'number' ? (res.locals.imageCount as number) : 0;
+  const imageCount = context.imageCount ?? 0;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
   return { model, deployment, usage, reported: reportedUsage !== undefined, imageCount, costUsd: costOf(usage, pricing, imageCount) };
 }

@@ -1,8 +1,8 @@
-import type { Request } from 'express';
-import { splitModelPath } from '../http/model-path.js';
+import type { Metering } from '../../generated/operations.js';
+import type { RequestContext } from '../http/request-context.js';
 
 /** What the ledger calls a request's protocol. */
-export type MeteredProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
+export type MeteredProtocol = Metering['ledgerProtocol'];
 
 export interface MeteredEndpoint {
   protocol: MeteredProtocol;
@@ -18,30 +18,19 @@ export interface MeteredEndpoint {
 }
 
 /**
- * Whether a request is a model request, metered (limits, usage ledger) on every surface alike. Decided
- * from the method and path, before any handler runs, so no endpoint can be served without being counted.
+ * How the operation the front door matched is metered, from its `x-metering` in the spec; undefined for
+ * operations that are not model calls. Every spelling of a path that reaches a model operation is
+ * metered alike, because this reads the operation, never the path.
  */
-export function meteredEndpoint(req: Request): MeteredEndpoint | undefined {
-  if (req.method !== 'POST') return undefined;
-  const bodyModel = typeof req.body?.model === 'string' ? (req.body.model as string) : undefined;
-  switch (req.path) {
-    case '/v1/chat/completions':
-      return { protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', requestedModel: bodyModel, consumesTokens: true };
-    case '/v1/responses':
-      return { protocol: 'openai-responses', endpoint: 'POST /v1/responses', requestedModel: bodyModel, consumesTokens: true };
-    case '/v1/messages':
-    case '/v1/messages/count_tokens':
-      return { protocol: 'anthropic-messages', endpoint: `POST ${req.path}`, requestedModel: bodyModel, consumesTokens: req.path === '/v1/messages' };
-    case '/v1/images/generations':
-    case '/v1/images/edits':
-      return { protocol: 'openai-images', endpoint: `POST ${req.path}`, requestedModel: bodyModel, consumesTokens: true };
-  }
-  const gemini = splitModelPath(req.path);
-  if (!gemini?.action) return undefined;
+export function meteredEndpoint(context: RequestContext, body: unknown): MeteredEndpoint | undefined {
+  const operation = context.operation;
+  const metering = operation?.metering;
+  if (!operation || !metering) return undefined;
+  const bodyModel = (body as { model?: unknown } | undefined)?.model;
   return {
-    protocol: 'gemini',
-    endpoint: `POST /${gemini.version}/models/{model}:${gemini.action}`,
-    requestedModel: gemini.model,
-    consumesTokens: gemini.action !== 'countTokens',
+    protocol: metering.ledgerProtocol,
+    endpoint: `${operation.method.toUpperCase()} ${operation.path}`,
+    requestedModel: metering.modelFrom === 'path' ? context.pathParams.model : typeof bodyModel === 'string' ? bodyModel : undefined,
+    consumesTokens: metering.kind === 'generation',
   };
 }

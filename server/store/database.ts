@@ -18,6 +18,8 @@ export interface Database {
     permissions: Generated<string>;
     /** JSON {@link Limits} of the key itself, on top of the account's. */
     limits: Generated<string>;
+    /** The key whose key-level counters this one shares (a key made by another key); null for its own. */
+    shares_limits_with: string | null;
   };
   /** Accounts own keys; their permissions and limits bound every key's. */
   accounts: {

@@ -16,6 +16,11 @@ export interface KeyRecord {
   permissions: Permissions;
   /** The key's own limits, on top of the account's. */
   limits: Limits;
+  /**
+   * The key whose key-level counters this key's requests count against, when it was made by another key
+   * (POST /v1/keys); null when it has counters of its own. See {@link limitScopeKeyId}.
+   */
+  shares_limits_with: string | null;
 }
 
 export interface NewKey {
@@ -24,9 +29,11 @@ export interface NewKey {
   accountId?: string;
   permissions?: Permissions;
   limits?: Limits;
+  /** The key whose counters the new key shares (see KeyRecord). */
+  sharesLimitsWith?: string;
 }
 
-const columns = ['id', 'name', 'prefix', 'created_at', 'revoked_at', 'account_id', 'permissions', 'limits'] as const;
+const columns = ['id', 'name', 'prefix', 'created_at', 'revoked_at', 'account_id', 'permissions', 'limits', 'shares_limits_with'] as const;
 
 type KeyRow = { [column in (typeof columns)[number]]: column extends 'permissions' | 'limits' ? string : KeyRecord[column] };
 
@@ -38,7 +45,7 @@ function toRecord(row: KeyRow): KeyRecord {
 export class KeyStore {
   constructor(private readonly db: GatewayDb) {}
 
-  async create({ name, accountId = defaultAccountId, permissions = {}, limits = {} }: NewKey): Promise<{ record: KeyRecord; secret: string }> {
+  async create({ name, accountId = defaultAccountId, permissions = {}, limits = {}, sharesLimitsWith }: NewKey): Promise<{ record: KeyRecord; secret: string }> {
     const secret = generateKeySecret();
     const record: KeyRecord = {
       id: `key_${randomBytes(8).toString('hex')}`,
@@ -49,6 +56,7 @@ export class KeyStore {
       account_id: accountId,
       permissions,
       limits,
+      shares_limits_with: sharesLimitsWith ?? null,
     };
     await this.db
       .insertInto('api_keys')
@@ -115,4 +123,13 @@ export class KeyStore {
     const { secret_hash: _hash, ...record } = row;
     return toRecord(record);
   }
+}
+
+/**
+ * The key whose key-level counters a key's requests count against: its own, or, for a key made by another
+ * key, the first key of that family. A key's children copy its limits, so the family as a whole stays
+ * within them instead of each child getting fresh counters.
+ */
+export function limitScopeKeyId(key: KeyRecord): string {
+  return key.shares_limits_with ?? key.id;
 }

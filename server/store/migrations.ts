@@ -118,6 +118,15 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('accounts').execute();
     },
   },
+  '0005_keys_share_limits': {
+    async up(db: Kysely<unknown>) {
+      // A key made by another key (POST /v1/keys) counts against the same key-level limits as its maker.
+      await db.schema.alterTable('api_keys').addColumn('shares_limits_with', 'varchar(64)').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('api_keys').dropColumn('shares_limits_with').execute();
+    },
+  },
 };
 
 /** The account that owns keys created without one (and every key made before accounts existed). */

@@ -1,4 +1,5 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
+import { adminOnly } from '../../access/admin-only.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { AccountRecord, AccountStore } from '../../store/account-store.js';
@@ -16,7 +17,7 @@ export function createAccountHandlers(accounts: AccountStore, keys: KeyStore, au
     if (!account) throw accountNotFound(id);
     return account;
   };
-  return {
+  return adminOnly<AccountHandlers>({
     async createAccount(req, res) {
       res.status(201).json(renderAccount(await accounts.create(req.body)));
     },
@@ -41,7 +42,7 @@ export function createAccountHandlers(accounts: AccountStore, keys: KeyStore, au
       const account = await existing(req.params.account_id);
       res.json({ object: 'list', data: (await keys.list(account.id)).map(renderKey) });
     },
-  };
+  });
 }
 
 export function accountNotFound(id: string): GatewayError {

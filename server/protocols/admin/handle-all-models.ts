@@ -1,10 +1,13 @@
-import type { OperationHandler } from '../../../generated/operations.js';
+import type { OperationHandlers } from '../../../generated/operations.js';
+import { adminOnly } from '../../access/admin-only.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { renderModel } from '../openai-models/render-model.js';
 
 /** `GET /admin/v1/models`: every configured model, for the console's admin view. */
-export function createListAllModelsHandler(registry: ModelRegistry): OperationHandler<'listAllModels'> {
-  return (_req, res) => {
-    res.json({ object: 'list', data: registry.all().map(renderModel) });
-  };
+export function createAllModelsHandlers(registry: ModelRegistry): Pick<OperationHandlers, 'listAllModels'> {
+  return adminOnly<Pick<OperationHandlers, 'listAllModels'>>({
+    listAllModels(_req, res) {
+      res.json({ object: 'list', data: registry.all().map(renderModel) });
+    },
+  });
 }

@@ -1,4 +1,5 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
+import { adminOnly } from '../../access/admin-only.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';
@@ -10,7 +11,7 @@ type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'renameKey
 
 /** The admin key API: create (the only time a secret is shown), list, rename and revoke. */
 export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authenticator: KeyAuthenticator): KeyHandlers {
-  return {
+  return adminOnly<KeyHandlers>({
     async createKey(req, res) {
       const { account_id: accountId = defaultAccountId, ...key } = req.body;
       if (!(await accounts.get(accountId))) throw accountNotFound(accountId);
@@ -25,5 +26,5 @@ export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authe
     async revokeKey(req, res) {
       res.json(renderChangedKey(await store.revoke(req.params.key_id), req.params.key_id, authenticator));
     },
-  };
+  });
 }

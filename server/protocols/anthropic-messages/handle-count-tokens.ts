@@ -18,9 +18,9 @@ import { messagesDroppedFields, messagesFeatureParams } from './messages-params.
  * refused, since counting them was all that was asked.
  */
 export function createCountTokensHandler(registry: ModelRegistry, router: Router): OperationHandler<'countMessageTokens'> {
-  return async (req, res) => {
+  return async (req, res, context) => {
     const body = req.body;
-    const { access } = principalOf(res);
+    const { access } = principalOf(context);
     const model = registry.resolve(body.model, access);
     const request = convertMessagesRequest(body, 'inspect');
     const signal = requestAbortSignal(res);
@@ -34,7 +34,7 @@ export function createCountTokensHandler(registry: ModelRegistry, router: Router
       signal,
       access,
     );
-    describeRoute(res, counted.target, droppedParamNames(messagesDroppedFields, body as Record<string, unknown>, counted.dropped));
+    describeRoute(res, context, counted.target, droppedParamNames(messagesDroppedFields, body as Record<string, unknown>, counted.dropped));
     res.json({ input_tokens: counted.count.inputTokens });
   };
 }

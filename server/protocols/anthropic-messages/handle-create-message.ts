@@ -17,18 +17,20 @@ import { startMessageAnswer } from './start-message-answer.js';
  * different dates); `anthropic-beta` goes on to Anthropic upstreams.
  */
 export function createMessageHandler(registry: ModelRegistry, router: Router): OperationHandler<'createMessage'> {
-  return async (req, res) => {
+  return async (req, res, context) => {
     const body = req.body;
-    const { access } = principalOf(res);
+    const { access } = principalOf(context);
     const model = registry.resolve(body.model, access);
     const signal = requestAbortSignal(res);
     const converted: Partial<Record<ConversionMode, ModelRequest>> = {};
-    const request = (mode: ConversionMode) => (converted[mode] ??= convertMessagesRequest(body, mode));
+    // Messages requests always name max_tokens (the protocol requires it), which the ceiling has checked.
+    const outputTokenCeiling = access.outputTokenCeiling();
+    const request = (mode: ConversionMode) => (converted[mode] ??= { ...convertMessagesRequest(body, mode), outputTokenCeiling });
     const anthropicBeta = req.get('anthropic-beta');
-    access.assertModelRequest(request('inspect'), { params: messagesFeatureParams });
+    access.assertModelRequest(request('inspect'), { params: messagesFeatureParams, wire: { protocol: 'anthropic-messages', body } });
 
     const answer = await router.run(model, (target) => startMessageAnswer(target, { body, request, anthropicBeta, signal }), signal, access);
-    describeRoute(res, answer.target, answer.droppedParams);
-    await sendMessageAnswer(res, answer, { id: newMessageId(), model: body.model }, signal);
+    describeRoute(res, context, answer.target, answer.droppedParams);
+    await sendMessageAnswer(res, context, answer, { id: newMessageId(), model: body.model }, signal);
   };
 }

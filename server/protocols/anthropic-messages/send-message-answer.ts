@@ -1,6 +1,7 @@
 import type { Response } from 'express';
 import type { StreamEvent, Usage } from '../../core/types.js';
 import { renderErrorBody } from '../../http/render-error.js';
+import type { RequestContext } from '../../http/request-context.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
 import { renderMessage } from './render-message.js';
@@ -18,29 +19,29 @@ interface Frame {
  * Sends a begun answer: a pass-through as the upstream wrote it (frame by frame, each under its own
  * `event:` name), a translated one rendered as a message or as Anthropic's event stream. Once a stream
  * has started, a failure can only be told in-band: an `error` event with Anthropic's error body, as
- * Anthropic itself does. `res.locals.usage` gets the usage for the request log.
+ * Anthropic itself does. The context gets the usage, for metering and the request log.
  */
-export async function sendMessageAnswer(res: Response, answer: MessageAnswer, ids: { id: string; model: string }, signal: AbortSignal): Promise<void> {
+export async function sendMessageAnswer(res: Response, context: RequestContext, answer: MessageAnswer, ids: { id: string; model: string }, signal: AbortSignal): Promise<void> {
   if (answer.kind === 'forwarded') {
     const { forwarded } = answer;
-    if (forwarded.kind === 'stream') return streamFrames(res, signal, forwarded.events, forwarded.usage);
-    res.locals.usage = forwarded.usage;
+    if (forwarded.kind === 'stream') return streamFrames(res, context, signal, forwarded.events, forwarded.usage);
+    context.usage = forwarded.usage;
     res.json(forwarded.body as never);
     return;
   }
 
   const { translated } = answer;
   if (translated.kind === 'collected') {
-    res.locals.usage = translated.response.usage;
+    context.usage = translated.response.usage;
     res.json(renderMessage(translated.response, ids) as never);
     return;
   }
   let usage: Usage | undefined;
   const observed = observeUsage(translated.events, (seen) => (usage = seen));
-  await streamFrames(res, signal, framesOf(toMessageEvents(observed, ids)), () => usage);
+  await streamFrames(res, context, signal, framesOf(toMessageEvents(observed, ids)), () => usage);
 }
 
-async function streamFrames(res: Response, signal: AbortSignal, frames: AsyncIterable<Frame>, usage: () => Usage | undefined): Promise<void> {
+async function streamFrames(res: Response, context: RequestContext, signal: AbortSignal, frames: AsyncIterable<Frame>, usage: () => Usage | undefined): Promise<void> {
   const sse = new SseWriter(res);
   try {
     for await (const { type, data } of frames) {
@@ -50,7 +51,7 @@ async function streamFrames(res: Response, signal: AbortSignal, frames: AsyncIte
   } catch (error) {
     if (!signal.aborted) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
   } finally {
-    res.locals.usage = usage();
+    context.usage = usage();
     sse.end();
   }
 }

@@ -1,3 +1,4 @@
+import type { OutputCapFields } from '../../access/output-ceiling.js';
 import type { DroppedFeatureFields } from '../../core/dropped-params.js';
 import type { DroppableFeature } from '../../core/gate-capabilities.js';
 
@@ -10,6 +11,9 @@ export const geminiFeatureParams = {
   images: 'contents',
   maxOutputTokens: 'generationConfig.maxOutputTokens',
 } as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
+
+/** The output cap (thoughts count against it), in the camelCase body the gateway reads. */
+export const geminiOutputCap: OutputCapFields = { named: ['generationConfig.maxOutputTokens'], set: 'generationConfig.maxOutputTokens' };
 
 /**
  * The fields each dropped feature removes, as dotted paths: Gemini keeps structured output and thinking

@@ -6,6 +6,7 @@ import { gateCapabilities } from '../../core/gate-capabilities.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
 import { describeRoute } from '../../http/describe-route.js';
+import type { RequestContext } from '../../http/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertGenerateRequest } from './convert-generate-request.js';
 import { droppedParamNames } from '../../core/dropped-params.js';
@@ -21,9 +22,9 @@ import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';
 export function createGeminiCountTokensHandler(
   registry: ModelRegistry,
   router: Router,
-): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>) => Promise<void> {
-  return async (req, res) => {
-    const { access } = principalOf(res);
+): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>, context: RequestContext) => Promise<void> {
+  return async (req, res, context) => {
+    const { access } = principalOf(context);
     const model = registry.resolve(req.params.model, access);
     const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
     const { request } = convertGenerateRequest(source, model.id);
@@ -37,7 +38,7 @@ export function createGeminiCountTokensHandler(
       signal,
       access,
     );
-    describeRoute(res, counted.target, droppedParamNames(geminiDroppedFields, source as Record<string, unknown>, counted.dropped));
+    describeRoute(res, context, counted.target, droppedParamNames(geminiDroppedFields, source as Record<string, unknown>, counted.dropped));
     res.json({ totalTokens: counted.count.inputTokens });
   };
 }

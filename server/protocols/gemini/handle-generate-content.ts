@@ -1,11 +1,13 @@
 import { camelCaseFieldNames } from './camel-case-field-names.js';
-import { geminiFeatureParams } from './gemini-params.js';
+import { geminiFeatureParams, geminiOutputCap } from './gemini-params.js';
+import { withOutputCap } from '../../access/output-ceiling.js';
 import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
 import { describeRoute } from '../../http/describe-route.js';
+import type { RequestContext } from '../../http/request-context.js';
 import { renderErrorBody } from '../../http/render-error.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
@@ -24,15 +26,15 @@ interface GenerateDependencies {
  * The `v1beta` and `v1` operations have the same request and answer; a plain function type (rather than
  * the generated per-operation alias) lets one handler serve both.
  */
-type Handler<O extends 'generateContent' | 'streamGenerateContent'> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>) => Promise<void>;
+type Handler<O extends 'generateContent' | 'streamGenerateContent'> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>, context: RequestContext) => Promise<void>;
 
 /** `POST /{v1beta,v1}/models/{model}:generateContent` on any model: one GenerateContentResponse. */
 export function createGenerateContentHandler(deps: GenerateDependencies): Handler<'generateContent'> {
-  return async (req, res) => {
-    const answer = await startAnswer(deps, req.params.model, camelCaseFieldNames(req.body), false, res);
-    describeRoute(res, answer.target, answer.droppedParams);
+  return async (req, res, context) => {
+    const answer = await startAnswer(deps, req.params.model, req.body, false, res, context);
+    describeRoute(res, context, answer.target, answer.droppedParams);
     if (answer.kind !== 'response') throw new Error('a non-stream attempt answered with a stream');
-    res.locals.usage = answer.usage();
+    context.usage = answer.usage();
     res.json(answer.body as never);
   };
 }
@@ -43,9 +45,9 @@ export function createGenerateContentHandler(deps: GenerateDependencies): Handle
  * `{"error":{code,message,status}}` chunk, which the Google GenAI SDK throws as an ApiError.
  */
 export function createStreamGenerateContentHandler(deps: GenerateDependencies): Handler<'streamGenerateContent'> {
-  return async (req, res) => {
-    const answer = await startAnswer(deps, req.params.model, camelCaseFieldNames(req.body), true, res);
-    describeRoute(res, answer.target, answer.droppedParams);
+  return async (req, res, context) => {
+    const answer = await startAnswer(deps, req.params.model, req.body, true, res, context);
+    describeRoute(res, context, answer.target, answer.droppedParams);
     if (answer.kind !== 'stream') throw new Error('a stream attempt answered with a whole response');
     const out = openGeminiStream(res, req.query.alt);
     try {
@@ -56,7 +58,7 @@ export function createStreamGenerateContentHandler(deps: GenerateDependencies): 
     } catch (error) {
       if (out.isOpen) await out.send(renderErrorBody('gemini', toGatewayError(error)));
     } finally {
-      res.locals.usage = answer.usage();
+      context.usage = answer.usage();
       out.end();
     }
   };
@@ -65,14 +67,18 @@ export function createStreamGenerateContentHandler(deps: GenerateDependencies): 
 async function startAnswer(
   deps: GenerateDependencies,
   modelId: string,
-  body: GeminiGenerateContentRequest,
+  clientBody: GeminiGenerateContentRequest,
   stream: boolean,
   res: Response,
+  context: RequestContext,
 ): Promise<GeminiAnswer> {
-  const { access } = principalOf(res);
+  const { access } = principalOf(context);
   const model = deps.registry.resolve(modelId, access);
+  const ceiling = access.outputTokenCeiling();
+  const body = withOutputCap(camelCaseFieldNames(clientBody), geminiOutputCap, ceiling);
   const converted = convertGenerateRequest(body, model.id);
-  access.assertModelRequest(converted.request, { params: geminiFeatureParams });
+  converted.request.outputTokenCeiling = ceiling;
+  access.assertModelRequest(converted.request, { params: geminiFeatureParams, wire: { protocol: 'gemini', body: clientBody } });
   const signal = requestAbortSignal(res);
   const ids = { model: model.id, responseId: newGeminiResponseId() };
   return deps.router.run(model, (target) => startGeminiAnswer(target, { body, converted, stream, signal, ids }), signal, access);

@@ -1,3 +1,4 @@
+import type { OutputCapFields } from '../../access/output-ceiling.js';
 import type { DroppedFeatureFields } from '../../core/dropped-params.js';
 import type { DroppableFeature } from '../../core/gate-capabilities.js';
 
@@ -10,6 +11,9 @@ export const chatFeatureParams = {
   images: 'messages',
   maxOutputTokens: 'max_tokens',
 } as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
+
+/** The output cap: either field is the client's own; the gateway sets the current one. */
+export const chatOutputCap: OutputCapFields = { named: ['max_completion_tokens', 'max_tokens'], set: 'max_completion_tokens' };
 
 /** The body fields each dropped feature removes (tool_choice has no meaning without tools). */
 export const chatDroppedFields: DroppedFeatureFields = {

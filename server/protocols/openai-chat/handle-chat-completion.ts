@@ -1,4 +1,5 @@
-import { chatFeatureParams } from './chat-params.js';
+import { chatFeatureParams, chatOutputCap } from './chat-params.js';
+import { withOutputCap } from '../../access/output-ceiling.js';
 import { principalOf } from '../../access/principal-of.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
@@ -15,13 +16,14 @@ import { toChatChunks } from './to-chat-chunks.js';
 
 /** `POST /v1/chat/completions`, JSON or `text/event-stream`, over whichever deployment the router picks. */
 export function createChatCompletionHandler(registry: ModelRegistry, router: Router): OperationHandler<'createChatCompletion'> {
-  return async (req, res) => {
-    const body = req.body;
-    const { access } = principalOf(res);
+  return async (req, res, context) => {
+    const { access } = principalOf(context);
+    const ceiling = access.outputTokenCeiling();
+    const body = withOutputCap(req.body, chatOutputCap, ceiling);
     const model = registry.resolve(body.model, access);
-    const request = convertChatRequest(body);
+    const request = { ...convertChatRequest(body), outputTokenCeiling: ceiling };
     const maxOutputTokens = body.max_completion_tokens != null ? 'max_completion_tokens' : 'max_tokens';
-    access.assertModelRequest(request, { params: { ...chatFeatureParams, maxOutputTokens } });
+    access.assertModelRequest(request, { params: { ...chatFeatureParams, maxOutputTokens }, wire: { protocol: 'openai-chat', body: req.body } });
     const signal = requestAbortSignal(res);
     const toChunks = (events: Parameters<typeof toChatChunks>[0]) =>
       toChatChunks(events, {
@@ -31,10 +33,10 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
         includeUsage: body.stream_options?.include_usage === true,
       });
     const answer = await router.run(model, (target) => startChatAnswer(target, { body, request, signal, toChunks }), signal, access);
-    describeRoute(res, answer.target, answer.droppedParams);
+    describeRoute(res, context, answer.target, answer.droppedParams);
 
     if (answer.kind === 'completion') {
-      res.locals.usage = answer.usage();
+      context.usage = answer.usage();
       res.json(answer.body as never);
       return;
     }
@@ -48,7 +50,7 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
       // Headers are gone: report in-band, as OpenAI does, so the SDK throws instead of hanging.
       if (!signal.aborted) await sse.send(renderErrorBody('openai', toGatewayError(error)));
     } finally {
-      res.locals.usage = answer.usage();
+      context.usage = answer.usage();
       sse.end();
     }
   };

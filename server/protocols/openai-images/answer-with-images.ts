@@ -4,6 +4,7 @@ import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { describeRoute } from '../../http/describe-route.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import type { RequestContext } from '../../http/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';
@@ -18,6 +19,7 @@ import { renderImagesResponse } from './render-images-response.js';
 export async function answerWithImages(
   req: Request,
   res: Response,
+  context: RequestContext,
   services: ImageServices,
   job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },
 ): Promise<void> {
@@ -32,12 +34,12 @@ export async function answerWithImages(
       return { target, result: await job.call(images, { upstreamModel: target.deployment.upstreamModel, signal }) };
     },
     signal,
-    principalOf(res).access,
+    principalOf(context).access,
   );
-  describeRoute(res, target);
-  res.locals.imageCount = result.images.length;
+  describeRoute(res, context, target);
+  context.imageCount = result.images.length;
   if (result.usage) {
-    res.locals.usage = { inputTokens: result.usage.inputTokens, cachedInputTokens: 0, outputTokens: result.usage.outputTokens, reasoningTokens: 0 };
+    context.usage = { inputTokens: result.usage.inputTokens, cachedInputTokens: 0, outputTokens: result.usage.outputTokens, reasoningTokens: 0 };
   }
   const body = await renderImagesResponse(result, {
     responseFormat: job.responseFormat,

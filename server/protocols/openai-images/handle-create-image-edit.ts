@@ -12,22 +12,24 @@ import { readSourceImages, type UploadedFiles } from './read-source-images.js';
  * validator has checked the text fields, which arrive as strings.
  */
 export function createImageEditHandler(services: ImageServices): OperationHandler<'createImageEdit'> {
-  return async (req, res) => {
-    const fields = textFields(req.body as Record<string, unknown>);
-    const { access } = principalOf(res);
-    const outputFormat = fields.output_format as ImageFormat | undefined;
-    const { model, n, responseFormat } = admitImageRequest(services.registry, access, 'image_edit', fields.model, {
-      n: fields.n === undefined ? undefined : Number(fields.n),
-      size: fields.size,
-      responseFormat: fields.response_format as ImageResponseFormat | undefined,
+  return async (req, res, context) => {
+    const given = textFields(req.body as Record<string, unknown>);
+    const { access } = principalOf(context);
+    const outputFormat = given.output_format as ImageFormat | undefined;
+    const { model, n, size, responseFormat } = admitImageRequest(services.registry, access, 'image_edit', given.model, {
+      n: given.n === undefined ? undefined : Number(given.n),
+      size: given.size,
+      responseFormat: given.response_format as ImageResponseFormat | undefined,
       outputFormat,
-      background: fields.background,
+      background: given.background,
     });
+    // A size the key's permissions imposed goes upstream too.
+    const fields = size === undefined ? given : { ...given, size };
     const { images, mask } = await readSourceImages((req as { files?: UploadedFiles }).files);
     const request: ImageEditRequest = {
       prompt: fields.prompt!,
       n,
-      size: fields.size,
+      size,
       quality: fields.quality,
       outputFormat,
       outputCompression: fields.output_compression === undefined ? undefined : Number(fields.output_compression),
@@ -37,7 +39,7 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
       mask,
       fields,
     };
-    await answerWithImages(req, res, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
+    await answerWithImages(req, res, context, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
   };
 }
 

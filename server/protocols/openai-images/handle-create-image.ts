@@ -7,10 +7,10 @@ import type { ImageServices } from './image-services.js';
 
 /** `POST /v1/images/generations`. */
 export function createImageHandler(services: ImageServices): OperationHandler<'createImage'> {
-  return async (req, res) => {
+  return async (req, res, context) => {
     const body = req.body;
-    const { access } = principalOf(res);
-    const { model, n, responseFormat } = admitImageRequest(services.registry, access, 'image_generation', body.model, {
+    const { access } = principalOf(context);
+    const { model, n, size, responseFormat } = admitImageRequest(services.registry, access, 'image_generation', body.model, {
       n: body.n,
       size: body.size,
       responseFormat: body.response_format,
@@ -20,14 +20,15 @@ export function createImageHandler(services: ImageServices): OperationHandler<'c
     const request: ImageGenerationRequest = {
       prompt: body.prompt,
       n,
-      size: body.size ?? undefined,
+      size,
       quality: body.quality ?? undefined,
       outputFormat: body.output_format ?? undefined,
       outputCompression: body.output_compression ?? undefined,
       background: body.background ?? undefined,
       user: body.user,
-      body: body as Record<string, unknown>,
+      // A size the key's permissions imposed goes upstream too.
+      body: size === undefined ? (body as Record<string, unknown>) : { ...body, size },
     };
-    await answerWithImages(req, res, services, { model, responseFormat, call: (images, context) => images.generate(request, context) });
+    await answerWithImages(req, res, context, services, { model, responseFormat, call: (images, context) => images.generate(request, context) });
   };
 }

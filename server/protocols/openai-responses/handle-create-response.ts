@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../../core/model-registry.js';
 import type { RouteTarget, Router } from '../../core/router.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from '../../core/start-translated-answer.js';
 import { describeRoute } from '../../http/describe-route.js';
+import type { RequestContext } from '../../http/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import type { ResponseStore } from '../../store/response-store.js';
@@ -15,7 +16,8 @@ import { renderResponse } from './render-response.js';
 import { readResponsesUsage } from './read-responses-usage.js';
 import { responseEcho } from './response-echo.js';
 import { newResponseId } from './response-ids.js';
-import { responsesDroppedFields, responsesFeatureParams } from './responses-params.js';
+import { responsesDroppedFields, responsesFeatureParams, responsesOutputCap } from './responses-params.js';
+import { withOutputCap } from '../../access/output-ceiling.js';
 import { sendForwardedResponse, type SaveResponse } from './send-forwarded-response.js';
 import { startForwardedResponse, type ForwardedResponse } from './start-forwarded-response.js';
 import { storedInputItems } from './stored-input-items.js';
@@ -40,17 +42,21 @@ type StartedAnswer = { target: RouteTarget } & ({ forwarded: ForwardedResponse }
  * and its input for the next turn.
  */
 export function createResponseHandler(deps: ResponsesDependencies): OperationHandler<'createResponse'> {
-  return async (req, res) => {
-    const body = req.body;
-    const owner = ownerOf(res);
-    const { access } = principalOf(res);
+  return async (req, res, context) => {
+    const owner = ownerOf(context);
+    const { access } = principalOf(context);
+    const ceiling = access.outputTokenCeiling();
+    const body = withOutputCap(req.body, responsesOutputCap, ceiling);
     const model = deps.registry.resolve(body.model, access);
     const previous = body.previous_response_id ? await deps.store.conversation(body.previous_response_id, owner) : undefined;
     if (body.previous_response_id && !previous) throw responseNotFound(body.previous_response_id);
     const history = previous?.items ?? [];
     const lookup = await itemLookup(deps.store, owner, history, body.input);
-    const request = convertResponsesRequest(body, { items: history as ResponsesInputItem[], lookup: lookup as ResponsesHistory['lookup'] });
-    access.assertModelRequest(request, { params: responsesFeatureParams });
+    const request = {
+      ...convertResponsesRequest(body, { items: history as ResponsesInputItem[], lookup: lookup as ResponsesHistory['lookup'] }),
+      outputTokenCeiling: ceiling,
+    };
+    access.assertModelRequest(request, { params: responsesFeatureParams, wire: { protocol: 'openai-responses', body: req.body } });
     const stream = body.stream === true;
     const signal = requestAbortSignal(res);
 
@@ -83,13 +89,13 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
     };
 
     if ('forwarded' in started) {
-      describeRoute(res, started.target, started.forwarded.droppedParams);
+      describeRoute(res, context, started.target, started.forwarded.droppedParams);
       const ids = { id, previousResponseId: body.previous_response_id ?? null };
-      await sendForwardedResponse(res, started.forwarded, ids, started.target.deployment.provider.id, save);
+      await sendForwardedResponse(res, context, started.forwarded, ids, started.target.deployment.provider.id, save);
       return;
     }
-    describeRoute(res, started.target, droppedParamNames(responsesDroppedFields, body as Record<string, unknown>, started.translated.dropped));
-    await sendTranslatedResponse(res, body, id, started.translated, (response) => save(response, null));
+    describeRoute(res, context, started.target, droppedParamNames(responsesDroppedFields, body as Record<string, unknown>, started.translated.dropped));
+    await sendTranslatedResponse(res, context, body, id, started.translated, (response) => save(response, null));
   };
 }
 
@@ -110,6 +116,7 @@ async function itemLookup(store: ResponseStore, owner: string, history: Readonly
 
 async function sendTranslatedResponse(
   res: Response,
+  context: RequestContext,
   body: ResponsesCreateRequest,
   id: string,
   answer: TranslatedAnswer,
@@ -119,7 +126,7 @@ async function sendTranslatedResponse(
   const ids = { id, createdAt: Math.floor(Date.now() / 1000) };
   if (answer.kind === 'collected') {
     const response = renderResponse(answer.response, echo, ids);
-    res.locals.usage = answer.response.usage;
+    context.usage = answer.response.usage;
     await save(response as unknown as Record<string, unknown>);
     res.json(response as never);
     return;
@@ -128,7 +135,7 @@ async function sendTranslatedResponse(
   try {
     for await (const event of toResponseEvents(answer.events, echo, ids)) {
       if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
-        res.locals.usage = readResponsesUsage(event.response.usage);
+        context.usage = readResponsesUsage(event.response.usage);
         if (event.type !== 'response.failed') await save(event.response as unknown as Record<string, unknown>);
       }
       if (!sse.isOpen) break;

@@ -1,13 +1,13 @@
-import type { Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { principalOf } from '../../access/principal-of.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import type { RequestContext } from '../../http/request-context.js';
 import type { ResponseStore } from '../../store/response-store.js';
 import { paginateItems, readPageQuery } from './paginate-items.js';
 
 /** Stored responses belong to the account, as at OpenAI (per project): every key of it sees them. */
-export function ownerOf(res: Response): string {
-  return principalOf(res).account.id;
+export function ownerOf(context: RequestContext): string {
+  return principalOf(context).account.id;
 }
 
 /** Worded like OpenAI's: another account's, an expired and a deleted response are all simply not found. */
@@ -20,19 +20,19 @@ export function createStoredResponseHandlers(
   store: ResponseStore,
 ): Pick<OperationHandlers, 'getResponse' | 'deleteResponse' | 'listResponseInputItems'> {
   return {
-    getResponse: async (req, res) => {
-      const stored = await store.get(req.params.response_id, ownerOf(res));
+    getResponse: async (req, res, context) => {
+      const stored = await store.get(req.params.response_id, ownerOf(context));
       if (!stored) throw responseNotFound(req.params.response_id);
       res.json(stored.response as never);
     },
-    deleteResponse: async (req, res) => {
+    deleteResponse: async (req, res, context) => {
       const id = req.params.response_id;
-      if (!(await store.delete(id, ownerOf(res)))) throw responseNotFound(id);
+      if (!(await store.delete(id, ownerOf(context)))) throw responseNotFound(id);
       res.json({ id, object: 'response', deleted: true });
     },
-    listResponseInputItems: async (req, res) => {
+    listResponseInputItems: async (req, res, context) => {
       const query = readPageQuery(req.query as Record<string, unknown>);
-      const stored = await store.get(req.params.response_id, ownerOf(res));
+      const stored = await store.get(req.params.response_id, ownerOf(context));
       if (!stored) throw responseNotFound(req.params.response_id);
       res.json(paginateItems(stored.inputItems, query) as never);
     },

@@ -1,3 +1,4 @@
+import type { OutputCapFields } from '../../access/output-ceiling.js';
 import type { DroppedFeatureFields } from '../../core/dropped-params.js';
 import type { DroppableFeature } from '../../core/gate-capabilities.js';
 
@@ -10,6 +11,9 @@ export const responsesFeatureParams = {
   images: 'input',
   maxOutputTokens: 'max_output_tokens',
 } as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
+
+/** The output cap, reasoning included. */
+export const responsesOutputCap: OutputCapFields = { named: ['max_output_tokens'], set: 'max_output_tokens' };
 
 /**
  * The body fields each dropped feature removes. `text` goes whole with its format: the only other setting

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import type { RequestContext } from '../../http/request-context.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import type { UpstreamResponseRef } from '../../store/response-store.js';
@@ -25,6 +26,7 @@ const finalEvents = new Set(['response.completed', 'response.incomplete', 'respo
  */
 export async function sendForwardedResponse(
   res: Response,
+  context: RequestContext,
   forwarded: ForwardedResponse,
   ids: GatewayResponseIds,
   providerId: string,
@@ -40,7 +42,7 @@ export async function sendForwardedResponse(
   };
   if (answer.kind === 'json') {
     const upstream = adopt(answer.response);
-    res.locals.usage = readResponsesUsage(answer.response.usage);
+    context.usage = readResponsesUsage(answer.response.usage);
     if (answer.response.status !== 'failed') await save(answer.response, upstream);
     res.json(answer.response as never);
     return;
@@ -60,7 +62,7 @@ export async function sendForwardedResponse(
         data = JSON.stringify(event.payload);
         snapshot = response;
         if (finalEvents.has(event.type)) {
-          res.locals.usage = readResponsesUsage(response.usage);
+          context.usage = readResponsesUsage(response.usage);
           if (event.type !== 'response.failed') await save(response, upstream);
         }
       }

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
+import { adminOnly } from '../../access/admin-only.js';
 import { principalOf } from '../../access/principal-of.js';
 import type { UsageFilter, UsageStore } from '../../usage/usage-store.js';
 import { decodeUsageCursor, encodeUsageCursor } from './usage-record-cursor.js';
@@ -50,18 +51,20 @@ export function createUsageHandlers(store: UsageStore): UsageHandlers {
     res.json({ object: 'list', data, next_before: page.length > limit ? encodeUsageCursor({ createdAt: last.created_at, id: last.id }) : null });
   };
   return {
-    async getAdminUsage(req, res) {
-      const query = req.query as UsageQuery;
-      res.json(await report(query, query.account_id));
+    ...adminOnly<Pick<UsageHandlers, 'getAdminUsage' | 'listUsageRecords'>>({
+      async getAdminUsage(req, res) {
+        const query = req.query as UsageQuery;
+        res.json(await report(query, query.account_id));
+      },
+      async listUsageRecords(req, res) {
+        await records(req, res, (req.query as UsageQuery).account_id);
+      },
+    }),
+    async getUsage(req, res, context) {
+      res.json(await report(req.query as UsageQuery, principalOf(context).account.id));
     },
-    async getUsage(req, res) {
-      res.json(await report(req.query as UsageQuery, principalOf(res).account.id));
-    },
-    async listUsageRecords(req, res) {
-      await records(req, res, (req.query as UsageQuery).account_id);
-    },
-    async listMyUsageRecords(req, res) {
-      await records(req, res, principalOf(res).account.id);
+    async listMyUsageRecords(req, res, context) {
+      await records(req, res, principalOf(context).account.id);
     },
   };
 }

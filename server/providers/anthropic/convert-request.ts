@@ -36,11 +36,7 @@ export const jsonResponseToolName = 'json';
  * const body = convertRequestToAnthropic(request, 'claude-sonnet-4-5');
  */
 export function convertRequestToAnthropic(request: ModelRequest, upstreamModel: string): AnthropicRequest {
-  const budget = thinkingBudget(request.reasoning);
-  const thinking = budget ? Math.max(budget, minimumThinkingBudget) : undefined;
-  let maxTokens = request.maxOutputTokens ?? defaultMaxOutputTokens;
-  // The thinking budget is part of max_tokens; Anthropic refuses a budget that leaves no room to answer.
-  if (thinking !== undefined && maxTokens <= thinking) maxTokens = thinking + defaultMaxOutputTokens;
+  const { maxTokens, thinking } = outputLimits(request);
 
   const body: AnthropicRequest = {
     model: upstreamModel,
@@ -63,6 +59,24 @@ export function convertRequestToAnthropic(request: ModelRequest, upstreamModel: 
   if (request.user !== undefined) body.metadata = { user_id: request.user };
   Object.assign(body, convertTools(request, thinking !== undefined));
   return body;
+}
+
+/**
+ * `max_tokens` and the thinking budget. The budget is part of `max_tokens`, and Anthropic refuses a budget
+ * that leaves no room to answer, so `max_tokens` grows to make room, but never past the caller's ceiling
+ * (`outputTokenCeiling`): there the budget gives way instead, to half the ceiling, or to no thinking when
+ * that is below Anthropic's minimum.
+ */
+function outputLimits(request: ModelRequest): { maxTokens: number; thinking?: number } {
+  const budget = thinkingBudget(request.reasoning);
+  let thinking = budget ? Math.max(budget, minimumThinkingBudget) : undefined;
+  let maxTokens = request.maxOutputTokens ?? defaultMaxOutputTokens;
+  if (thinking !== undefined && maxTokens <= thinking) maxTokens = thinking + defaultMaxOutputTokens;
+  const ceiling = request.outputTokenCeiling;
+  if (ceiling === undefined || maxTokens <= ceiling) return { maxTokens, thinking };
+  maxTokens = ceiling;
+  if (thinking !== undefined && thinking >= maxTokens) thinking = Math.floor(maxTokens / 2) >= minimumThinkingBudget ? Math.floor(maxTokens / 2) : undefined;
+  return { maxTokens, thinking };
 }
 
 function convertTools(request: ModelRequest, thinking: boolean): Pick<AnthropicRequest, 'tools' | 'tool_choice'> {

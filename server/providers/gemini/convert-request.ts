@@ -81,7 +81,10 @@ function convertGenerationConfig(request: ModelRequest): GeminiGenerationConfig 
     default:
       assertNever(format);
   }
-  const budget = thinkingBudget(request.reasoning);
+  const asked = thinkingBudget(request.reasoning);
+  // Gemini counts thoughts against maxOutputTokens; a budget above the caller's ceiling is not asked for.
+  const ceiling = request.outputTokenCeiling;
+  const budget = asked !== undefined && ceiling !== undefined && asked > ceiling ? ceiling : asked;
   // includeThoughts makes Gemini stream thought summaries, which become reasoning deltas.
   if (budget !== undefined) config.thinkingConfig = budget === 0 ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
   return config;

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
+import type { Principal } from '../access/principal.js';
+import type { Usage } from '../core/types.js';
+
+/** Who is calling, once authentication has run: the admin, or a key of an account. */
+export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };
+
+/** The model and deployment that served a model call. */
+export interface ServedRoute {
+  model: string;
+  deployment: string;
+}
+
+/**
+ * What the gateway knows about one request, written by the step that learns it and read by the ones after:
+ * the front door (the operation and its family), authentication (the caller), the handler (the route that
+ * served it, its usage and images) and, when the response is over, metering and the request log. One typed
+ * object instead of `res.locals`, so a reader names what it needs and the compiler checks it.
+ */
+export interface RequestContext {
+  /** The `x-request-id` of the response (request-id.ts). */
+  requestId: string;
+  /** The operation the front door matched; undefined for paths that are no operation (pages, 404s). */
+  operation?: OperationRoute;
+  /** The operation's path parameters, percent-decoded. */
+  pathParams: Record<string, string>;
+  /** Whose error shape the request gets: the operation's family, or the closest for a path that matched none. */
+  family: ProtocolFamily;
+  caller?: Caller;
+  route?: ServedRoute;
+  /** The usage the upstream reported (or the gateway counted); undefined when none was reported. */
+  usage?: Usage;
+  /** Images an image request produced. */
+  imageCount?: number;
+}
+
+const contexts = new WeakMap<IncomingMessage, RequestContext>();
+
+/** Gives a request its context; the front door does this first, for every request. */
+export function attachRequestContext(req: IncomingMessage): RequestContext {
+  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai' };
+  contexts.set(req, context);
+  return context;
+}
+
+/**
+ * The request's context. Every request the gateway's server takes gets one first thing (front door); a
+ * request that somehow has none gets an empty one, so that error handling can never fail for lack of it.
+ */
+export function contextOf(req: IncomingMessage): RequestContext {
+  return contexts.get(req) ?? attachRequestContext(req);
+}
