@@ -7,14 +7,20 @@ import { adminApi } from './helpers/admin-api.js';
 import { startUpstreamGateway } from './helpers/upstream-gateway.js';
 
 describe('no side doors past the permission check', () => {
-  test('chat with max_tokens and max_completion_tokens: the upstream gets the limit that was checked', async () => {
+  test('chat with max_tokens and max_completion_tokens: both are checked, and the upstream gets the one the gateway reads', async () => {
     const setup = await startUpstreamGateway('openai-compatible');
     try {
       const admin = adminApi(setup.gateway);
       const account = await admin.createAccount({ name: 'capped', permissions: { max_output_tokens: 50 } });
       const client = new OpenAI({ apiKey: (await admin.createKey(account.id, { name: 'k' })).key, baseURL: `${setup.gateway.origin}/v1`, maxRetries: 0 });
+      // Either field above the ceiling is refused, whichever one the gateway reads.
+      await assert.rejects(
+        client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'x' }], max_completion_tokens: 10, max_tokens: 100_000 }),
+        (error: { status?: number; param?: string }) => error.status === 403 && error.param === 'max_tokens',
+      );
+      assert.equal(setup.upstream.requests.length, 0);
       setup.upstream.enqueue({ fixture: 'openai-chat/non-stream-text.json', protocol: 'openai-chat' });
-      await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'x' }], max_completion_tokens: 10, max_tokens: 100_000 });
+      await client.chat.completions.create({ model: 'test-model', messages: [{ role: 'user', content: 'x' }], max_completion_tokens: 10, max_tokens: 40 });
       const sent = setup.upstream.requests[0]!.json as Record<string, unknown>;
       assert.equal(sent.max_tokens, 10);
       assert.equal(sent.max_completion_tokens, undefined);

@@ -31,7 +31,14 @@ export interface TestGateway {
  * (so every JSON response is validated against the contract).
  */
 export async function startGateway(
-  options: { config?: GatewayConfig; databaseUrl?: string; redisUrl?: string; maxUploadFileBytes?: number } = {},
+  options: {
+    config?: GatewayConfig;
+    databaseUrl?: string;
+    redisUrl?: string;
+    maxUploadFileBytes?: number;
+    /** False: no GATEWAY_ADMIN_KEY, so the admin API is off (`adminKey` is then a key nobody configured). */
+    adminApi?: boolean;
+  } = {},
 ): Promise<TestGateway> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
   const logs: string[] = [];
@@ -47,7 +54,7 @@ export async function startGateway(
   const { secret } = await new KeyStore(db).create({ name: 'test' });
   const app = await createApp({
     config: options.config ?? testConfig,
-    settings: { adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl },
+    settings: { adminKey: options.adminApi === false ? undefined : adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl },
     db,
     logger: createLogger('info', sink),
   });
