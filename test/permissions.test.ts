@@ -307,8 +307,9 @@ describe('capabilities', () => {
     assert.ok(painterIds.includes('builtin/image') && !painterIds.includes('builtin/image-edit'));
   });
 
-  test('tools are refused on every protocol, naming tools', async () => {
-    const tools = capabilityRefused('tools');
+  test('tools are refused on every protocol, naming the tool', async () => {
+    // The narrowed key's body is read field by field, so the refusal names the first tool (its `type` where it has one).
+    const tools = { ...capabilityRefused('tools[0].type'), mentions: 'tools[0]' };
     await assertRefused(
       'openai',
       sdk.openai.chat.completions.create({

@@ -3,10 +3,11 @@ import { GatewayError } from './gateway-error.js';
 
 /**
  * Refuses a request target holding a raw `#`. RFC 9112 §3.2 allows no fragment there, so no real client
- * sends one (fetch and the SDKs drop fragments and percent-encode IDs), and the parts of the gateway read
- * such a target differently: Express's router drops everything from the `#` on, the contract validator
- * keeps it, so `GET /v1/models/#x` ran the model list and was validated as one model (a 500 in tests, a
- * wrong answer in production). Found by test/bad-input-parameters.test.ts.
+ * sends one (fetch and the SDKs drop fragments and percent-encode IDs), and software reads such a target
+ * differently: Express's router drops everything from the `#` on, other parsers keep it, so
+ * `GET /v1/models/#x` once ran the model list and was validated as one model (found by
+ * test/bad-input-parameters.test.ts). The front door reads the `#` as part of the path, so this is
+ * defence for the request log and anything downstream that parses the URL again.
  */
 export const refuseFragmentInTarget: RequestHandler = (req, _res, next) => {
   if (!req.url.includes('#')) return next();

@@ -3,7 +3,7 @@ import type { Request, RequestHandler, Response } from 'express';
 /**
  * Calls each middleware with a `next` that calls the following one, as Express's router does: one that
  * throws, rejects or passes an error to `next` ends the run at `done(error)`; `done()` once all called
- * `next()`. For chains the gateway runs without a router (hot-path.ts, openapi-validator.ts).
+ * `next()`. For chains the gateway runs without a router (front-door/, openapi-validator.ts).
  */
 export function runMiddleware(steps: readonly RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void): void {
   let index = 0;

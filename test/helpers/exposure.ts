@@ -80,7 +80,8 @@ export function recordResponses(server: Server, where: string): void {
       return (end as (...args: unknown[]) => ServerResponse).call(this, chunk, ...rest);
     } as ServerResponse['end'];
     res.once('close', () => {
-      const request = `${req.method} ${(req.url ?? '').split('?')[0]}`;
+      // Spelled as the gateway reads it (empty segments ignored), so a key made at `//v1/keys/` counts as made.
+      const request = `${req.method} ${(req.url ?? '').split('?')[0]!.replace(/\/+/g, '/').replace(/(.)\/$/, '$1')}`;
       const body = Buffer.concat(parts).toString('utf8');
       outputs.push({ where: `${where}: headers of ${request}`, text: JSON.stringify(res.getHeaders()) });
       if (keyCreation.test(request)) holdsSecretsShownIn(body);

@@ -13,7 +13,7 @@ export type RequestDispatch = (req: IncomingMessage, res: ServerResponse) => voi
 export interface FrontDoorParts {
   /** Serves what is no operation of the spec: the console and docs pages, and the 404 for anything else. */
   pages: Express;
-  /** Run for every request, before it is matched: request ID, log line, request-target checks, CORS. */
+  /** Run for every request, matched or not, before anything else: request ID, log line, request-target checks, CORS. */
   identify: RequestHandler[];
   /** The steps between matching and the handler for one operation: authentication, body, metering, validation. */
   stepsFor(route: OperationRoute): RequestHandler[];
