@@ -32,15 +32,10 @@ export class OperationTable {
 
   constructor(routes: readonly OperationRoute[]) {
     this.routes = [...routes].sort((a, b) => specificity(b) - specificity(a));
-    for (const route of routes) {
+    for (const route of this.routes) {
       const method = route.method.toUpperCase();
-      if (route.segments.every((segment) => 'literal' in segment)) {
-        this.literal.set(`${method} ${route.path}`, route);
-      } else {
-        const list = this.templated.get(method) ?? [];
-        list.push(route);
-        this.templated.set(method, list.sort((a, b) => specificity(b) - specificity(a)));
-      }
+      if (route.segments.every((segment) => 'literal' in segment)) this.literal.set(`${method} ${route.path}`, route);
+      else this.templated.set(method, [...(this.templated.get(method) ?? []), route]);
     }
   }
 
