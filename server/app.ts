@@ -2,7 +2,7 @@ import type { Server } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import type { Logger } from 'pino';
-import type { OperationRoute } from '../generated/operations.js';
+import { operationRoutes, type OperationRoute } from '../generated/operations.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import type { Settings } from './config/settings.js';
 import { mountBrowserPages } from './console/browser-pages.js';
@@ -13,6 +13,7 @@ import { createAuthentication } from './http/authenticate.js';
 import { createCors } from './http/cors.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { createFrontDoor, refuseUnmatched } from './http/front-door/create-front-door.js';
+import { OperationTable } from './http/front-door/operation-table.js';
 import { createGatewayServer } from './http/gateway-server.js';
 import { createImageUpload } from './http/image-upload.js';
 import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
@@ -115,10 +116,11 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     authenticator,
     images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
   });
-  app.use(refuseUnmatched());
+  const table = new OperationTable(operationRoutes);
+  app.use(refuseUnmatched(table));
   const errorHandler = createErrorHandler(logger);
   app.use(errorHandler);
-  const dispatch = createFrontDoor({ pages: app, identify, stepsFor, handlers, errorHandler });
+  const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),

@@ -241,7 +241,7 @@ describe('two gateway instances sharing PostgreSQL and Redis', () => {
   test('enforce one requests_per_minute limit together, and write one ledger', async () => {
     await awayFromMinuteEdge();
     const admin = adminApi(first);
-    const account = await admin.createAccount({ name: 'shared', limits: { requests_per_minute: 10 } });
+    const account = await admin.createAccount({ name: 'one set of counters', limits: { requests_per_minute: 10 } });
     const { key, id: keyId } = await admin.createKey(account.id, { name: 'k' });
     const clients = [openaiFor(first.origin, key), openaiFor(second.origin, key)];
     const outcomes = await Promise.all(Array.from({ length: 16 }, (_, i) => chat(clients[i % 2]!).then(() => 'ok', (error: unknown) => error)));

@@ -5,12 +5,14 @@ import { GatewayError } from '../gateway-error.js';
 import { attachRequestContext, contextOf, type RequestContext } from '../request-context.js';
 import { runMiddleware } from '../run-middleware.js';
 import { familyOfRequest } from './family-of-request.js';
-import { OperationTable } from './operation-table.js';
+import type { OperationTable } from './operation-table.js';
 
 /** Takes a request from Node's HTTP server. */
 export type RequestDispatch = (req: IncomingMessage, res: ServerResponse) => void;
 
 export interface FrontDoorParts {
+  /** The spec's operations, for the one match per request (the same table `refuseUnmatched` consults). */
+  table: OperationTable;
   /** Serves what is no operation of the spec: the console and docs pages, and the 404 for anything else. */
   pages: Express;
   /** Run for every request, matched or not, before anything else: request ID, log line, request-target checks, CORS. */
@@ -32,8 +34,7 @@ export interface FrontDoorParts {
  * Requests and responses already carry Express's prototypes (gateway-server.ts), so handlers see the same
  * `req`/`res` they would under Express.
  */
-export function createFrontDoor({ pages, identify, stepsFor, handlers, errorHandler }: FrontDoorParts): RequestDispatch {
-  const table = new OperationTable(operationRoutes);
+export function createFrontDoor({ table, pages, identify, stepsFor, handlers, errorHandler }: FrontDoorParts): RequestDispatch {
   /** Per operation, everything a request for it runs through, its handler last. */
   const steps = new Map<string, RequestHandler[]>();
   for (const route of operationRoutes) {
@@ -74,8 +75,7 @@ export function createFrontDoor({ pages, identify, stepsFor, handlers, errorHand
  * The last step of `pages`: a target that is no operation, as a 404 in the family's shape that says what
  * the gateway has instead when the spelling is all that is wrong.
  */
-export function refuseUnmatched(): RequestHandler {
-  const table = new OperationTable(operationRoutes);
+export function refuseUnmatched(table: OperationTable): RequestHandler {
   return (req) => {
     const { route } = table.familyOfUnmatched(req.originalUrl);
     const method = route?.method.toUpperCase();
