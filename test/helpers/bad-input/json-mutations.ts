@@ -127,14 +127,15 @@ function apply(body: Body, paths: Path[], m: Mutation): { body: Body; label: str
   if (node === undefined) return { body, label: `${m.kind} at ${where} (gone)` };
   switch (m.kind) {
     case 'wrong type':
-      return { body: setAt(body, path, m.value), label: `${where} = ${JSON.stringify(m.value).slice(0, 40)}` };
+      // A copy: junk values include shared constants (`{}`, `[{}]`), which a later mutation must not change.
+      return { body: setAt(body, path, structuredClone(m.value)), label: `${where} = ${JSON.stringify(m.value).slice(0, 40)}` };
     case 'remove':
       // Removing the root leaves an empty body.
       return { body: setAt(body, path, path.length ? undefined : new RawJson(Buffer.alloc(0))), label: `${where} removed` };
     case 'extra property': {
       if (node === null || typeof node !== 'object' || Array.isArray(node) || node instanceof RawJson) return apply(body, paths, { ...m, kind: 'wrong type' });
       // `__proto__` must become an own property of the JSON text, as JSON.parse makes it, not a prototype.
-      Object.defineProperty(node, m.key, { value: m.value, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(node, m.key, { value: structuredClone(m.value), enumerable: true, writable: true, configurable: true });
       return { body, label: `${where}.${JSON.stringify(m.key)} added` };
     }
     case 'huge string':
