@@ -202,6 +202,14 @@ export type paths = {
          *     Without `model`, the first configured model with the `image_generation` capability answers. Each
          *     model's config says which sizes, `n`, response formats and output formats it takes; another value
          *     is a 400 that names the parameter and lists the valid values.
+         *
+         *     With `stream: true` the answer is a `text/event-stream` of `image_generation.partial_image` events
+         *     (`partial_images` of them per image) and one `image_generation.completed` event per image, each
+         *     frame `event: <type>` then `data: <json>` (see `ImagesGenerationStreamEvent`). The built-in model
+         *     draws its partial images (the picture at coarser resolutions, each sharper than the last); an
+         *     `openai` upstream streams its own and its events are passed on as they come; other upstreams send
+         *     each final image as one completed event. Errors found before the stream starts are non-2xx JSON; a
+         *     failure after it started is an `error` event, and the stream ends.
          */
         post: operations["createImage"];
         delete?: never;
@@ -226,6 +234,9 @@ export type paths = {
          *     A file's type is decided by its bytes (PNG, JPEG or WebP), not by its declared content type. Upload
          *     limits: 17 files (16 images and a mask), each at most `GATEWAY_MAX_UPLOAD_FILE_BYTES` (50 MiB by
          *     default), 32 text fields of at most 256 KiB; a file over the limit is a 413.
+         *
+         *     With `stream=true` the answer is a `text/event-stream` of `image_edit.partial_image` and
+         *     `image_edit.completed` events, as for generations (see `ImagesEditStreamEvent`).
          */
         post: operations["createImageEdit"];
         delete?: never;
@@ -1810,6 +1821,16 @@ export type components = {
             /** @enum {string|null} */
             style?: "vivid" | "natural" | null;
             user?: string;
+            /**
+             * @description `true` answers with a `text/event-stream` of image events instead of JSON. Streamed images are
+             *     always `b64_json`, so `response_format: url` with it is a 400.
+             */
+            stream?: boolean | null;
+            /**
+             * @description With `stream: true`, how many partial images to send before each final one (0, the default,
+             *     sends the final image alone). An upstream may send fewer when the image is done sooner.
+             */
+            partial_images?: number | null;
         };
         /**
          * @description Image edit request (multipart/form-data). Send one image as `image` or several as repeated `image[]`.
@@ -1847,6 +1868,13 @@ export type components = {
             /** @enum {string} */
             input_fidelity?: "high" | "low";
             user?: string;
+            /**
+             * @description `true` answers with a `text/event-stream` of image edit events (always `b64_json`).
+             * @enum {string}
+             */
+            stream?: "true" | "false";
+            /** @description With `stream=true`, partial images to send before each final one, 0 to 3, as a string. */
+            partial_images?: string;
         };
         /** @description Generated or edited images; each item has `url` or `b64_json`, per `response_format`. */
         ImagesResponse: {
@@ -1880,6 +1908,90 @@ export type components = {
             };
         };
         /**
+         * @description The JSON of one `data:` frame of a streamed image generation; the frame's `event:` line repeats
+         *     `type`. Per image, in order: up to `partial_images` partial images (`partial_image_index` counting
+         *     from 0), then its `image_generation.completed` event. For validating streams in tests; the HTTP
+         *     schema of a stream is a string. A stream forwarded from an `openai` upstream carries OpenAI's own
+         *     events as they came.
+         */
+        ImagesGenerationStreamEvent: components["schemas"]["ImagesGenerationPartialImageEvent"] | components["schemas"]["ImagesGenerationCompletedEvent"] | components["schemas"]["ImagesStreamErrorEvent"];
+        /** @description The same as `ImagesGenerationStreamEvent`, for edits, with `image_edit.*` types. */
+        ImagesEditStreamEvent: components["schemas"]["ImagesEditPartialImageEvent"] | components["schemas"]["ImagesEditCompletedEvent"] | components["schemas"]["ImagesStreamErrorEvent"];
+        /** @description A partial image, a coarser rendering of the image to come. */
+        ImagesGenerationPartialImageEvent: components["schemas"]["ImagesStreamedImage"] & components["schemas"]["ImagesPartialImageFields"] & {
+            /** @enum {string} */
+            type: "image_generation.partial_image";
+        };
+        /** @description A final generated image. */
+        ImagesGenerationCompletedEvent: components["schemas"]["ImagesStreamedImage"] & components["schemas"]["ImagesCompletedFields"] & {
+            /** @enum {string} */
+            type: "image_generation.completed";
+        };
+        /** @description A partial image, a coarser rendering of the edited image to come. */
+        ImagesEditPartialImageEvent: components["schemas"]["ImagesStreamedImage"] & components["schemas"]["ImagesPartialImageFields"] & {
+            /** @enum {string} */
+            type: "image_edit.partial_image";
+        };
+        /** @description A final edited image. */
+        ImagesEditCompletedEvent: components["schemas"]["ImagesStreamedImage"] & components["schemas"]["ImagesCompletedFields"] & {
+            /** @enum {string} */
+            type: "image_edit.completed";
+        };
+        /**
+         * @description What every image event carries, with OpenAI's values: a size outside OpenAI's three standard sizes
+         *     is `auto` (the image itself has its real size), and so is a quality OpenAI has no name for.
+         */
+        ImagesStreamedImage: {
+            /** @description The image, base64-encoded, in `output_format`. */
+            b64_json: string;
+            /** @description When the event was made, Unix seconds. */
+            created_at: number;
+            /** @enum {string} */
+            size: "1024x1024" | "1024x1536" | "1536x1024" | "auto";
+            /** @enum {string} */
+            quality: "low" | "medium" | "high" | "auto";
+            /** @enum {string} */
+            background: "transparent" | "opaque" | "auto";
+            /** @enum {string} */
+            output_format: "png" | "webp" | "jpeg";
+        };
+        ImagesPartialImageFields: {
+            /** @description Counts from 0 for each image. */
+            partial_image_index: number;
+        };
+        ImagesCompletedFields: {
+            usage: components["schemas"]["ImagesStreamUsage"];
+        };
+        /**
+         * @description The whole request's token usage (with `n` above 1, each completed event repeats it, and the gateway
+         *     meters the last one). Zero where the upstream reported none; the
+         *     built-in models count the prompt's tokens (o200k_base) and 85 per source image, and make no output
+         *     tokens.
+         */
+        ImagesStreamUsage: {
+            input_tokens: number;
+            output_tokens: number;
+            total_tokens: number;
+            input_tokens_details: {
+                text_tokens: number;
+                image_tokens: number;
+            };
+        };
+        /**
+         * @description A failure after the stream started (`event: error`); nothing follows it. The details are those of
+         *     an OpenAI error response body, which the `openai` SDK throws as an `APIError`.
+         */
+        ImagesStreamErrorEvent: {
+            /** @enum {string} */
+            type: "error";
+            error: {
+                type: string;
+                code: string | null;
+                message: string;
+                param: string | null;
+            };
+        };
+        /**
          * @description Anthropic Messages request. Fields the gateway does not know are accepted and ignored, as new SDK
          *     versions and betas add them before every upstream supports them.
          */
@@ -1905,6 +2017,14 @@ export type components = {
             };
             /** @enum {string} */
             service_tier?: "auto" | "standard_only";
+            /**
+             * @description Anthropic's context editing (`edits`, as Claude Code sends them). Forwarded to Anthropic
+             *     upstreams with the client's `anthropic-beta`; other upstreams go without it, and it is named
+             *     in `x-gateway-dropped-params`, as is any other top-level field only Anthropic reads.
+             */
+            context_management?: {
+                [key: string]: unknown;
+            } | null;
         };
         /** @description The token-relevant part of a Messages request. Fields the gateway does not know are accepted and ignored. */
         AnthropicCountTokensRequest: {
@@ -1918,10 +2038,14 @@ export type components = {
         };
         /** @description The system prompt, as a string or as text blocks (blocks can carry `cache_control`). */
         AnthropicSystemPrompt: string | components["schemas"]["AnthropicTextBlockParam"][];
-        /** @description One turn. Tool results go in a `user` message, right after the assistant's `tool_use`. */
+        /**
+         * @description One turn. Tool results go in a `user` message, right after the assistant's `tool_use`. A `system`
+         *     message (text only) gives instructions mid-conversation, as Claude Code sends them: forwarded as they
+         *     are to Anthropic, kept in their place for OpenAI upstreams, folded into the instructions for others.
+         */
         AnthropicInputMessage: {
             /** @enum {string} */
-            role: "user" | "assistant";
+            role: "user" | "assistant" | "system";
             content: string | components["schemas"]["AnthropicContentBlockParam"][];
         };
         /** @description A content block of an input message, told apart by `type`. */
@@ -2055,6 +2179,11 @@ export type components = {
                 [key: string]: unknown;
             };
             cache_control?: components["schemas"]["AnthropicCacheControl"];
+            /**
+             * @description Anthropic's tool search loads the tool only when searched for. Other upstreams have no tool
+             *     search, so they are offered the tool like any other.
+             */
+            defer_loading?: boolean;
         };
         AnthropicToolChoice: {
             /**
@@ -2071,6 +2200,8 @@ export type components = {
             /** @enum {string} */
             type: "enabled";
             budget_tokens: number;
+            /** @description `summarized` or `omitted` thinking text; Anthropic upstreams only. */
+            display?: string | null;
         } | {
             /** @enum {string} */
             type: "disabled";
@@ -3122,6 +3253,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImagesResponse"];
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["OpenAIBadRequest"];
@@ -3152,6 +3284,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ImagesResponse"];
+                    "text/event-stream": string;
                 };
             };
             400: components["responses"]["OpenAIBadRequest"];

@@ -26,3 +26,11 @@ export function withoutDroppedParams(
   // Always a copy: callers rewrite other fields of the body they forward.
   return { body: removed.reduce((copy, path) => withValueAt(copy, path, undefined), { ...body }), removed };
 }
+
+/**
+ * The top-level fields of the client's body that translation leaves behind because no internal form carries
+ * them (Anthropic's `context_management`, say): named in `x-gateway-dropped-params` like dropped features.
+ */
+export function untranslatedParamNames(body: Record<string, unknown>, translated: ReadonlySet<string>): string[] {
+  return Object.keys(body).filter((field) => !translated.has(field) && body[field] !== undefined && body[field] !== null);
+}

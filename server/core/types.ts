@@ -55,7 +55,12 @@ export interface ReasoningPart {
   redacted?: string;
 }
 
-export type Role = 'user' | 'assistant';
+/**
+ * `system`: an instruction given mid-conversation (Anthropic's `role: "system"` messages, OpenAI's later
+ * `system`/`developer` messages). Its content is text only. Upstreams that take instructions only up front
+ * fold it into them (core/fold-system-messages.ts).
+ */
+export type Role = 'user' | 'assistant' | 'system';
 
 export interface Message {
   role: Role;

@@ -23,6 +23,7 @@ import type {
 export type ConversionMode = 'translate' | 'inspect';
 
 type MediaPart = Extract<ContentPart, { type: 'text' | 'image' | 'file' }>;
+type TextPart = Extract<ContentPart, { type: 'text' }>;
 type Effort = NonNullable<NonNullable<ModelRequest['reasoning']>['effort']>;
 
 /**
@@ -42,10 +43,11 @@ export function convertMessagesRequest(body: MessagesRequestBody, mode: Conversi
     return [];
   };
   const toolNames = new Map<string, string>();
-  const messages: Message[] = body.messages.map((message, index) => ({
-    role: message.role,
-    content: convertContent(message, `messages[${index}]`, { refuse, toolNames }),
-  }));
+  const messages: Message[] = body.messages.map((message, index) => {
+    const param = `messages[${index}]`;
+    if (message.role === 'system') return { role: 'system', content: systemMessageText(message, param, refuse) };
+    return { role: message.role, content: convertContent(message, param, { refuse, toolNames }) };
+  });
   const tools = (body.tools ?? []).flatMap((tool, index) => convertTool(tool, `tools[${index}]`, refuse));
   const toolChoice = convertToolChoice(body.tool_choice);
 
@@ -78,6 +80,19 @@ function convertSystem(system: MessagesRequestBody['system']): Instruction[] {
   if (system === undefined) return [];
   if (typeof system === 'string') return system === '' ? [] : [{ text: system }];
   return system.map((block) => withCache({ text: block.text }, block.cache_control));
+}
+
+/**
+ * A `system` message in `messages` (Claude Code sends them mid-conversation): text only, kept in its place;
+ * upstreams that take instructions only up front fold it in (core/fold-system-messages.ts).
+ */
+function systemMessageText(message: MessagesInputMessage, param: string, refuse: BlockContext['refuse']): TextPart[] {
+  if (typeof message.content === 'string') return [{ type: 'text', text: message.content }];
+  return message.content.flatMap((block, index) => {
+    const known = block as KnownBlockParam;
+    if (known.type === 'text') return [withCache({ type: 'text' as const, text: known.text }, known.cache_control)];
+    return refuse(`${param} is a system message, which holds text blocks only, but its content[${index}] is a '${known.type}' block.`, `${param}.content[${index}].type`);
+  });
 }
 
 function convertContent(message: MessagesInputMessage, param: string, context: BlockContext): ContentPart[] {

@@ -20,3 +20,25 @@ export const messagesDroppedFields: DroppedFeatureFields = {
   json_schema: ['output_config'],
   reasoning: ['thinking'],
 };
+
+/**
+ * The top-level fields a translation carries to other upstreams. Any other field (`context_management`,
+ * `container`, `mcp_servers`, a beta's new field) only Anthropic reads: forwarded to Anthropic upstreams,
+ * named as dropped elsewhere. `service_tier` is Anthropic's own, so it is named too.
+ */
+export const messagesTranslatedFields: ReadonlySet<string> = new Set([
+  'model',
+  'max_tokens',
+  'messages',
+  'system',
+  'stop_sequences',
+  'stream',
+  'temperature',
+  'top_p',
+  'top_k',
+  'tools',
+  'tool_choice',
+  'thinking',
+  'output_config',
+  'metadata',
+]);

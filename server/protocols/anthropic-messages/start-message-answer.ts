@@ -1,4 +1,4 @@
-import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
+import { droppedParamNames, untranslatedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
@@ -6,7 +6,7 @@ import { startTranslatedAnswer, type TranslatedAnswer } from '../../core/start-t
 import type { ModelRequest } from '../../core/types.js';
 import type { ForwardedMessages } from '../../providers/provider.js';
 import type { ConversionMode } from './convert-messages-request.js';
-import { messagesDroppedFields, messagesFeatureParams } from './messages-params.js';
+import { messagesDroppedFields, messagesFeatureParams, messagesTranslatedFields } from './messages-params.js';
 import type { MessagesCreateRequest } from './wire-types.js';
 
 /** An answer that has begun upstream but of which the client has seen nothing yet. */
@@ -51,6 +51,7 @@ export async function startMessageAnswer(target: RouteTarget, input: MessageAtte
   }
 
   const translated = await startTranslatedAnswer(target, input.request('translate'), { stream, signal, params: messagesFeatureParams });
-  const droppedParams = droppedParamNames(messagesDroppedFields, body as Record<string, unknown>, translated.dropped);
+  const fields = body as Record<string, unknown>;
+  const droppedParams = [...droppedParamNames(messagesDroppedFields, fields, translated.dropped), ...untranslatedParamNames(fields, messagesTranslatedFields)];
   return { kind: 'translated', translated, target, droppedParams };
 }

@@ -1,11 +1,13 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/types.js';
+import { placeSystemText } from '../../core/fold-system-messages.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { toMediaSource } from './parse-data-url.js';
 import type { ChatCompletionRequest, ChatContentPart, ChatMessage } from './wire-types.js';
 
 /**
- * Chat Completions request → internal request. System and developer messages become instructions;
+ * Chat Completions request → internal request. System and developer messages become instructions (later
+ * ones stay in place as system messages);
  * `tool` messages become tool results inside a user turn (consecutive ones share the turn), which is how
  * Anthropic and Gemini model them.
  */
@@ -17,7 +19,7 @@ export function convertChatRequest(body: ChatCompletionRequest): ModelRequest {
     switch (message.role) {
       case 'system':
       case 'developer':
-        instructions.push({ text: textOf(message, param) });
+        placeSystemText(instructions, messages, textOf(message, param));
         break;
       case 'user':
         messages.push({ role: 'user', content: userParts(message, param) });

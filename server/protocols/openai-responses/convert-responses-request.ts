@@ -1,4 +1,5 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
+import { placeSystemText } from '../../core/fold-system-messages.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { decodeReasoningState } from './reasoning-state.js';
 import { GatewayError } from '../../http/gateway-error.js';
@@ -99,8 +100,7 @@ class Transcript {
     switch (message.role) {
       case 'system':
       case 'developer': {
-        const text = parts.map((part, index) => instructionText(part, at(index))).join('');
-        if (text) this.instructions.push({ text });
+        placeSystemText(this.instructions, this.messages, parts.map((part, index) => instructionText(part, at(index))).join(''));
         return;
       }
       case 'user':

@@ -1,3 +1,4 @@
+import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
 import { thinkingBudget } from '../../core/reasoning-budget.js';
 import type { CacheHint, ContentPart, MediaSource, Message, ModelRequest, ToolCallPart, ToolChoice } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
@@ -35,7 +36,9 @@ export const jsonResponseToolName = 'json';
  * @example
  * const body = convertRequestToAnthropic(request, 'claude-sonnet-4-5');
  */
-export function convertRequestToAnthropic(request: ModelRequest, upstreamModel: string): AnthropicRequest {
+export function convertRequestToAnthropic(clientRequest: ModelRequest, upstreamModel: string): AnthropicRequest {
+  // Mid-conversation system messages go to `system`: Anthropic keeps them in place only behind a beta.
+  const request = foldSystemMessages(clientRequest);
   const { maxTokens, thinking } = outputLimits(request);
 
   const body: AnthropicRequest = {
@@ -126,7 +129,7 @@ function convertToolChoice(choice: ToolChoice, parallelToolCalls: boolean | unde
   }
 }
 
-function convertMessage(message: Message): AnthropicMessage {
+function convertMessage(message: ConversationMessage): AnthropicMessage {
   return { role: message.role, content: message.content.flatMap(convertPart) };
 }
 

@@ -8,6 +8,7 @@
  * prompt and edit with real transformations (images/).
  */
 import { randomUUID } from 'node:crypto';
+import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { countRequestTokens } from '../../core/token-counter.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
 import type { CallContext, Provider } from '../provider.js';
@@ -38,7 +39,8 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
     id: options.id ?? 'builtin',
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       context.signal.throwIfAborted();
-      const plan = planAnswer(request);
+      // Like most upstreams it reads instructions up front; a system message last must not hide the user's turn.
+      const plan = planAnswer(foldSystemMessages(request));
       const id = `chatcmpl-${randomUUID().replaceAll('-', '')}`;
       yield* streamAnswer(plan, { id, inputTokens: countRequestTokens(request), chunkDelayMs, signal: context.signal });
     },

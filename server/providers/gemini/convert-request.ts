@@ -1,3 +1,4 @@
+import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
 import { thinkingBudget } from '../../core/reasoning-budget.js';
 import type { ContentPart, MediaSource, Message, ModelRequest, ToolChoice, ToolResultPart } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
@@ -23,7 +24,9 @@ export const skipThoughtSignature = 'skip_thought_signature_validator';
  * const body = convertToGeminiRequest(request);
  * await client.postJson(`/v1beta/models/${model}:streamGenerateContent?alt=sse`, body, signal);
  */
-export function convertToGeminiRequest(request: ModelRequest): GeminiRequest {
+export function convertToGeminiRequest(clientRequest: ModelRequest): GeminiRequest {
+  // Gemini takes instructions only as systemInstruction: mid-conversation system messages join it.
+  const request = foldSystemMessages(clientRequest);
   const body: GeminiRequest = { contents: convertMessages(request.messages) };
   if (request.instructions.length > 0) {
     body.systemInstruction = { parts: request.instructions.map((instruction) => ({ text: instruction.text })) };
@@ -95,7 +98,7 @@ function convertGenerationConfig(request: ModelRequest): GeminiGenerationConfig 
  * one role (tool results followed by user text) merge into one content; messages left without parts (only
  * reasoning, say) are skipped, because Gemini refuses a content with no parts.
  */
-function convertMessages(messages: Message[]): GeminiContent[] {
+function convertMessages(messages: ConversationMessage[]): GeminiContent[] {
   const namesByCallId = toolNamesByCallId(messages);
   const contents: GeminiContent[] = [];
   for (const message of messages) {
@@ -110,7 +113,7 @@ function convertMessages(messages: Message[]): GeminiContent[] {
   return contents;
 }
 
-function geminiRole(role: Message['role']): GeminiRole {
+function geminiRole(role: ConversationMessage['role']): GeminiRole {
   switch (role) {
     case 'user':
       return 'user';

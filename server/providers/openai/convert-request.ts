@@ -57,6 +57,9 @@ function convertMessage(message: Message, index: number): ChatWireMessage[] {
       return convertUserMessage(message.content, index);
     case 'assistant':
       return [convertAssistantMessage(message.content, index)];
+    case 'system':
+      // In its place: Chat Completions takes system messages anywhere in the conversation.
+      return [{ role: 'system', content: message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') }];
     default:
       return unreachable(message.role);
   }
