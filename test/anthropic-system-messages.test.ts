@@ -14,21 +14,24 @@ type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
+let compatible: FakeUpstream;
 let gemini: FakeUpstream;
 let gateway: TestGateway;
 
 before(async () => {
-  [anthropic, openai, gemini] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
+  [anthropic, openai, compatible, gemini] = await Promise.all([startFakeUpstream(), startFakeUpstream(), startFakeUpstream(), startFakeUpstream()]);
   const config = configSchema.parse({
     providers: [
       { id: 'anthropic', type: 'anthropic', base_url: anthropic.origin, api_key: upstreamKey },
       { id: 'openai', type: 'openai', base_url: `${openai.origin}/v1`, api_key: upstreamKey },
+      { id: 'vllm', type: 'openai-compatible', base_url: `${compatible.origin}/v1` },
       { id: 'google', type: 'gemini', base_url: gemini.origin, api_key: upstreamKey },
       { id: 'builtin', type: 'builtin', chunk_delay_ms: 0 },
     ],
     models: [
       { id: 'claude', provider: 'anthropic', upstream_model: 'claude-sonnet-4-5', capabilities: ['chat', 'streaming', 'tools', 'reasoning'] },
       { id: 'gpt', provider: 'openai', upstream_model: 'gpt-4.1', capabilities: ['chat', 'streaming', 'tools', 'reasoning'] },
+      { id: 'qwen', provider: 'vllm', upstream_model: 'qwen3-coder', capabilities: ['chat', 'streaming', 'tools', 'reasoning'] },
       { id: 'gemini', provider: 'google', upstream_model: 'gemini-2.5-flash', capabilities: ['chat', 'streaming', 'tools', 'reasoning'] },
       { id: 'echo', provider: 'builtin', upstream_model: 'echo', capabilities: ['chat', 'streaming', 'tools', 'reasoning'] },
     ],
@@ -38,7 +41,7 @@ before(async () => {
 });
 after(async () => {
   await gateway.close();
-  await Promise.all([anthropic.close(), openai.close(), gemini.close()]);
+  await Promise.all([anthropic.close(), openai.close(), compatible.close(), gemini.close()]);
 });
 
 const beta = 'claude-code-20250219,context-management-2025-06-27,mid-conversation-system-2026-04-07';
@@ -108,6 +111,19 @@ describe('system messages inside messages', () => {
     assert.equal(sent.messages[4].content, 'The user switched to plan mode.');
     assert.deepEqual(droppedParams(response), ['context_management']);
     assert.equal(sent.context_management, undefined);
+  });
+
+  test('an OpenAI-compatible server gets them up front by default, since many chat templates refuse them later', async () => {
+    compatible.enqueue({ fixture: 'openai-chat/stream-text-include-usage.chunks.txt', protocol: 'openai-chat' });
+    const response = await send(claudeCodeTurn('qwen'));
+    assert.equal(response.status, 200, await response.clone().text());
+    await response.text();
+    const sent = compatible.requests.at(-1)!.json as Body;
+    assert.deepEqual(
+      sent.messages.map((message: Body) => message.role),
+      ['system', 'system', 'user', 'assistant', 'tool', 'user'],
+    );
+    assert.equal(sent.messages[1].content, 'The user switched to plan mode.');
   });
 
   test('a Gemini upstream gets them folded into systemInstruction, after the system prompt', async () => {

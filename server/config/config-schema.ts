@@ -45,6 +45,8 @@ const quirksSchema = z.strictObject({
   max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
   /** Whether the `developer` role is understood; if not it is sent as `system`. */
   developer_role: z.boolean().optional(),
+  /** Whether system messages may stand anywhere in the conversation; if not they join the first one. */
+  system_anywhere: z.boolean().optional(),
 });
 
 const providerSchema = z.strictObject({

@@ -13,21 +13,25 @@ import { resolveQuirks } from './quirks.js';
 
 describe('resolveQuirks', () => {
   it('gives OpenAI its own defaults', () => {
-    assert.deepEqual(resolveQuirks(undefined, 'openai'), { streamOptions: true, maxTokensField: 'max_completion_tokens', developerRole: true });
+    assert.deepEqual(resolveQuirks(undefined, 'openai'), { streamOptions: true, maxTokensField: 'max_completion_tokens', developerRole: true, systemAnywhere: true });
   });
 
   it('gives compatible servers the common denominator', () => {
-    assert.deepEqual(resolveQuirks(undefined, 'openai-compatible'), { streamOptions: true, maxTokensField: 'max_tokens', developerRole: false });
+    assert.deepEqual(resolveQuirks(undefined, 'openai-compatible'), { streamOptions: true, maxTokensField: 'max_tokens', developerRole: false, systemAnywhere: false });
     assert.deepEqual(resolveQuirks({}, 'openai-compatible'), resolveQuirks(undefined, 'openai-compatible'));
   });
 
   it('lets the configuration override each default', () => {
-    assert.deepEqual(resolveQuirks({ stream_options: false, max_tokens_field: 'max_completion_tokens', developer_role: true }, 'openai-compatible'), {
-      streamOptions: false,
+    assert.deepEqual(
+      resolveQuirks({ stream_options: false, max_tokens_field: 'max_completion_tokens', developer_role: true, system_anywhere: true }, 'openai-compatible'),
+      { streamOptions: false, maxTokensField: 'max_completion_tokens', developerRole: true, systemAnywhere: true },
+    );
+    assert.deepEqual(resolveQuirks({ developer_role: false }, 'openai'), {
+      streamOptions: true,
       maxTokensField: 'max_completion_tokens',
-      developerRole: true,
+      developerRole: false,
+      systemAnywhere: true,
     });
-    assert.deepEqual(resolveQuirks({ developer_role: false }, 'openai'), { streamOptions: true, maxTokensField: 'max_completion_tokens', developerRole: false });
   });
 });
 

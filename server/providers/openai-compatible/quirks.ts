@@ -8,6 +8,8 @@ export interface ResolvedQuirks {
   maxTokensField: 'max_tokens' | 'max_completion_tokens';
   /** Whether `developer` messages may go upstream as they are; if not they are sent as `system`. */
   developerRole: boolean;
+  /** Whether a system message may follow user and assistant turns; if not, they are folded into the first one. */
+  systemAnywhere: boolean;
 }
 
 /**
@@ -15,7 +17,7 @@ export interface ResolvedQuirks {
  * (`unsupported_parameter`, see the openai-chat/error-unsupported-parameter.json recording), while
  * `max_completion_tokens` works for every model.
  */
-const openAIDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField: 'max_completion_tokens', developerRole: true };
+const openAIDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField: 'max_completion_tokens', developerRole: true, systemAnywhere: true };
 
 /**
  * What vLLM, Ollama, llama.cpp, Groq and DeepSeek all accept:
@@ -25,8 +27,10 @@ const openAIDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField: 'm
  *   of them (or by their older versions), and a server that ignores an unknown field would drop the limit.
  * - no `developer` role: it is OpenAI's newer name for `system`; chat templates of local models
  *   (vLLM, llama.cpp, Ollama) and DeepSeek's API know only `system`, which means the same thing.
+ * - system messages up front only: many chat templates (Qwen's, Llama's in vLLM) raise "System message
+ *   must be at the beginning" for one that follows the conversation's first turn.
  */
-const compatibleDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField: 'max_tokens', developerRole: false };
+const compatibleDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField: 'max_tokens', developerRole: false, systemAnywhere: false };
 
 /**
  * The configured `quirks` over the defaults for the provider type. The overrides apply to `openai` too,
@@ -34,7 +38,7 @@ const compatibleDefaults: ResolvedQuirks = { streamOptions: true, maxTokensField
  *
  * @example
  * resolveQuirks({ stream_options: false }, 'openai-compatible');
- * // → { streamOptions: false, maxTokensField: 'max_tokens', developerRole: false }
+ * // → { streamOptions: false, maxTokensField: 'max_tokens', developerRole: false, systemAnywhere: false }
  */
 export function resolveQuirks(configured: CompatibleQuirks | undefined, type: ProviderType): ResolvedQuirks {
   const defaults = type === 'openai' ? openAIDefaults : compatibleDefaults;
@@ -42,5 +46,6 @@ export function resolveQuirks(configured: CompatibleQuirks | undefined, type: Pr
     streamOptions: configured?.stream_options ?? defaults.streamOptions,
     maxTokensField: configured?.max_tokens_field ?? defaults.maxTokensField,
     developerRole: configured?.developer_role ?? defaults.developerRole,
+    systemAnywhere: configured?.system_anywhere ?? defaults.systemAnywhere,
   };
 }

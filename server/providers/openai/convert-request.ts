@@ -1,3 +1,4 @@
+import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { reasoningEffort } from '../../core/reasoning-budget.js';
 import type { ContentPart, MediaSource, Message, ModelRequest, ResponseFormat, ToolChoice, ToolResultPart } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
@@ -19,7 +20,8 @@ import type {
  * caches prompts automatically), `isError` on tool results (no such flag) and `topK` (not a Chat
  * Completions parameter). Refused: file URLs and non-text tool results, which the wire cannot carry.
  */
-export function convertRequest(request: ModelRequest, upstreamModel: string, quirks: ResolvedQuirks): ChatRequestBody {
+export function convertRequest(clientRequest: ModelRequest, upstreamModel: string, quirks: ResolvedQuirks): ChatRequestBody {
+  const request = quirks.systemAnywhere ? clientRequest : foldSystemMessages(clientRequest);
   const messages: ChatWireMessage[] = request.instructions.map(({ text }) => ({ role: 'system', content: text }));
   // `system` rather than `developer`: OpenAI treats them alike and every compatible server knows `system`.
   request.messages.forEach((message, index) => messages.push(...convertMessage(message, index)));
