@@ -27,6 +27,8 @@ export interface ImageOptions {
   /** `transparent`, `opaque` or `auto`. */
   background?: string;
   user?: string;
+  /** In a streamed answer, how many partial images to send before each final one (0–3); 0 when absent. */
+  partialImages?: number;
 }
 
 export interface ImageGenerationRequest extends ImageOptions {
@@ -73,6 +75,21 @@ export interface ImageResult {
   size?: string;
   usage?: ImageUsage;
 }
+
+/** What an answer says about its images besides the bytes, as ImageResult has it. */
+export type ImageDetails = Pick<ImageResult, 'background' | 'outputFormat' | 'quality' | 'size'>;
+
+/**
+ * One step of a streamed image answer, in order: for each image its partial renderings (if any), then
+ * the image itself. `usage` is the whole request's, on every completed image.
+ *
+ * `forwarded` is an event an upstream that speaks the OpenAI Images API sent in the client's own wire
+ * form, passed on as it came (its data never re-serialized); `completed` says it is a final image.
+ */
+export type ImageStreamEvent =
+  | { type: 'partial_image'; partialImageIndex: number; image: ImageData; details: ImageDetails }
+  | { type: 'completed'; image: ProducedImage; details: ImageDetails; usage?: ImageUsage }
+  | { type: 'forwarded'; event: string; data: string; completed: boolean; usage?: ImageUsage };
 
 /** Token usage of token-priced image models (GPT image, Gemini). */
 export interface ImageUsage {

@@ -1,5 +1,5 @@
 import type { ProviderType } from '../config/config-schema.js';
-import type { ImageEditRequest, ImageGenerationRequest, ImageResult } from '../core/image-types.js';
+import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../core/image-types.js';
 import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
 
 /** What a provider needs to know per call beyond the request itself. */
@@ -42,12 +42,24 @@ export interface Provider {
 }
 
 /**
- * Makes images. Both calls resolve with every image in hand (image APIs do not stream), and throw a
- * GatewayError with `upstream` set when the upstream refuses, so the router can retry or fall back.
+ * Makes images. Both calls resolve with every image in hand, and throw a GatewayError with `upstream` set
+ * when the upstream refuses, so the router can retry or fall back.
  */
 export interface ImageProvider {
   generate(request: ImageGenerationRequest, context: CallContext): Promise<ImageResult>;
   edit(request: ImageEditRequest, context: CallContext): Promise<ImageResult>;
+  /**
+   * Present on providers with partial images to stream (the built-in model draws them, OpenAI streams its
+   * own). A streamed request to a provider without it is answered from `generate`/`edit`, each image as
+   * one completed event. Like `stream()`, these throw before their first event when the upstream refuses.
+   */
+  readonly streaming?: ImageStreamingProvider;
+}
+
+/** Streamed image answers (`stream: true`), with `partialImages` partial images before each final one. */
+export interface ImageStreamingProvider {
+  generate(request: ImageGenerationRequest, context: CallContext): AsyncIterable<ImageStreamEvent>;
+  edit(request: ImageEditRequest, context: CallContext): AsyncIterable<ImageStreamEvent>;
 }
 
 /**

@@ -3,12 +3,12 @@ import type { Request, Response } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { describeRoute } from '../../http/describe-route.js';
-import { GatewayError } from '../../http/gateway-error.js';
 import type { RequestContext } from '../../http/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';
 import { imageBaseUrl } from './image-base-url.js';
+import { imageProviderOf } from './image-provider-of.js';
 import type { ImageServices } from './image-services.js';
 import { renderImagesResponse } from './render-images-response.js';
 
@@ -26,13 +26,7 @@ export async function answerWithImages(
   const signal = requestAbortSignal(res);
   const { target, result } = await services.router.run(
     job.model,
-    async (target) => {
-      const images = target.deployment.provider.images;
-      if (!images) {
-        throw new GatewayError('invalid_request', `The provider '${target.deployment.provider.id}' of model '${target.model.id}' cannot make images.`, { param: 'model' });
-      }
-      return { target, result: await job.call(images, { upstreamModel: target.deployment.upstreamModel, signal }) };
-    },
+    async (target) => ({ target, result: await job.call(imageProviderOf(target), { upstreamModel: target.deployment.upstreamModel, signal }) }),
     signal,
     principalOf(context).access,
   );

@@ -12,6 +12,8 @@ export interface ImageParams {
   responseFormat?: ImageResponseFormat | null;
   outputFormat?: ImageFormat | null;
   background?: string | null;
+  /** Streamed answers carry their images as base64 in the events, whatever `response_format` says. */
+  stream?: boolean;
 }
 
 /**
@@ -28,7 +30,8 @@ export function checkImageParams(model: RegisteredModel, params: ImageParams): {
   if (params.size && settings.sizes && !settings.sizes.includes(params.size)) {
     throw invalidValue(model, 'size', params.size, `one of ${settings.sizes.join(', ')}`);
   }
-  const responseFormat = params.responseFormat ?? settings.default_response_format;
+  if (params.stream) checkStreamable(model, params.responseFormat);
+  const responseFormat = params.stream ? 'b64_json' : (params.responseFormat ?? settings.default_response_format);
   if (!settings.response_formats.includes(responseFormat)) {
     throw invalidValue(model, 'response_format', responseFormat, `one of ${settings.response_formats.join(', ')}`);
   }
@@ -39,6 +42,23 @@ export function checkImageParams(model: RegisteredModel, params: ImageParams): {
     throw invalidValue(model, 'background', 'transparent', 'opaque or auto with output_format jpeg, which has no transparency');
   }
   return { n, responseFormat };
+}
+
+/**
+ * OpenAI's image events have only `b64_json` (https://developers.openai.com/api/reference/resources/images/generation-streaming-events):
+ * a client that asked for links would silently get none, so asking for both is refused, and so is a
+ * stream from a model configured never to hand out base64.
+ */
+function checkStreamable(model: RegisteredModel, responseFormat: ImageResponseFormat | null | undefined): void {
+  if (responseFormat === 'url') {
+    throw new GatewayError('invalid_request', "Invalid value for 'response_format': 'url'. Streamed images arrive as b64_json in the events; leave response_format out or use b64_json.", {
+      param: 'response_format',
+      code: 'invalid_value',
+    });
+  }
+  if (!model.images.response_formats.includes('b64_json')) {
+    throw invalidValue(model, 'stream', 'true', 'only URL answers, which cannot be streamed; leave stream out');
+  }
 }
 
 function invalidValue(model: RegisteredModel, param: string, value: string, valid: string): GatewayError {

@@ -6,14 +6,17 @@ import { admitImageRequest } from './admit-image-request.js';
 import type { ImageResponseFormat } from './check-image-params.js';
 import type { ImageServices } from './image-services.js';
 import { readSourceImages, type UploadedFiles } from './read-source-images.js';
+import { streamImages } from './stream-images.js';
 
 /**
- * `POST /v1/images/edits` (multipart). The upload middleware has written the files to disk and the
- * validator has checked the text fields, which arrive as strings.
+ * `POST /v1/images/edits` (multipart), JSON or (`stream=true`) `text/event-stream`. The upload middleware
+ * has written the files to disk and the validator has checked the text fields, which arrive as strings.
  */
 export function createImageEditHandler(services: ImageServices): OperationHandler<'createImageEdit'> {
   return async (req, res, context) => {
-    const given = textFields(req.body as Record<string, unknown>);
+    // Whether and how to stream is the gateway's to decide per upstream, so those fields do not go on.
+    const { stream: streamField, partial_images: partialImages, ...given } = textFields(req.body as Record<string, unknown>);
+    const stream = streamField === 'true';
     const { access } = principalOf(context);
     const outputFormat = given.output_format as ImageFormat | undefined;
     const { model, n, size, responseFormat } = admitImageRequest(services.registry, access, 'image_edit', given.model, {
@@ -22,6 +25,7 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
       responseFormat: given.response_format as ImageResponseFormat | undefined,
       outputFormat,
       background: given.background,
+      stream,
     });
     // A size the key's permissions imposed goes upstream too.
     const fields = size === undefined ? given : { ...given, size };
@@ -38,7 +42,12 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
       images,
       mask,
       fields,
+      partialImages: partialImages === undefined ? undefined : Number(partialImages),
     };
+    if (stream) {
+      await streamImages(req, res, context, services, { model, kind: 'image_edit', request });
+      return;
+    }
     await answerWithImages(req, res, context, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
   };
 }

@@ -4,6 +4,7 @@ import { ImageData, imageMimeTypes, type ImageEditRequest, type ImageResult, typ
 import type { CallContext, ImageProvider } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { readImagesUsage } from './read-images-usage.js';
 
 /** Largest image the gateway downloads when an upstream answers with a link instead of the bytes. */
 const maxLinkedImageBytes = 64 * 1024 * 1024;
@@ -34,7 +35,7 @@ export function createOpenAIImages(client: UpstreamClient): ImageProvider {
  * (never a lone `image[]`, which older servers do not read), `mask` alone. Files stream from disk under
  * neutral names, so a client's file name never reaches the upstream.
  */
-async function toEditForm(request: ImageEditRequest, upstreamModel: string): Promise<FormData> {
+export async function toEditForm(request: ImageEditRequest, upstreamModel: string): Promise<FormData> {
   const form = new FormData();
   for (const [name, value] of Object.entries(request.fields)) {
     if (name !== 'model' && name !== 'response_format') form.append(name, value);
@@ -52,7 +53,7 @@ function fileBlob(image: SourceImage): Promise<Blob> {
   return openAsBlob(image.path, { type: imageMimeTypes[image.format] });
 }
 
-async function readImagesResult(body: Record<string, unknown>, client: UpstreamClient, context: CallContext): Promise<ImageResult> {
+export async function readImagesResult(body: Record<string, unknown>, client: UpstreamClient, context: CallContext): Promise<ImageResult> {
   const items = Array.isArray(body.data) ? body.data.map((item) => asRecord(item) ?? {}) : [];
   const images = await Promise.all(
     items.map(async (item) => {
@@ -63,19 +64,12 @@ async function readImagesResult(body: Record<string, unknown>, client: UpstreamC
       return { data, revisedPrompt: typeof item.revised_prompt === 'string' ? item.revised_prompt : undefined };
     }),
   );
-  const usage = asRecord(body.usage);
-  const details = asRecord(usage?.input_tokens_details);
   return {
     images,
     background: body.background === 'transparent' || body.background === 'opaque' ? body.background : undefined,
     outputFormat: body.output_format === 'png' || body.output_format === 'jpeg' || body.output_format === 'webp' ? body.output_format : undefined,
     quality: typeof body.quality === 'string' ? body.quality : undefined,
     size: typeof body.size === 'string' ? body.size : undefined,
-    usage: usage && {
-      inputTokens: Number(usage.input_tokens) || 0,
-      outputTokens: Number(usage.output_tokens) || 0,
-      inputTextTokens: typeof details?.text_tokens === 'number' ? details.text_tokens : undefined,
-      inputImageTokens: typeof details?.image_tokens === 'number' ? details.image_tokens : undefined,
-    },
+    usage: readImagesUsage(body.usage),
   };
 }

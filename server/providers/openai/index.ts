@@ -5,7 +5,7 @@
  * The translation path converts the internal request (convert-request.ts) and the streamed answer
  * (convert-stream.ts); the pass-through (forward-chat.ts) serves clients that speak Chat Completions too,
  * and with `api: responses` forward-responses.ts serves Responses API clients from the upstream's own
- * `/responses`. forward-images.ts serves the Images API.
+ * `/responses`. forward-images.ts serves the Images API, and forward-image-stream.ts its streamed answers.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -16,6 +16,7 @@ import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertRequest } from './convert-request.js';
 import { convertStream } from './convert-stream.js';
 import { createChatPassThrough } from './forward-chat.js';
+import { createOpenAIImageStreaming } from './forward-image-stream.js';
 import { createOpenAIImages } from './forward-images.js';
 import { createResponsesPassThrough } from './forward-responses.js';
 import { readOpenAIError } from './read-error.js';
@@ -47,7 +48,11 @@ export function createOpenAIProvider(config: ProviderConfig, quirks: ResolvedQui
     },
     chatPassThrough: createChatPassThrough(client, config.id, quirks),
     ...(config.api === 'responses' ? { responsesPassThrough: createResponsesPassThrough(client, config.id) } : {}),
-    images: createOpenAIImages(client),
+    images: {
+      ...createOpenAIImages(client),
+      // OpenAI streams partial images; servers that imitate it seldom do, so theirs are answered whole.
+      ...(config.type === 'openai' ? { streaming: createOpenAIImageStreaming(client, config.id) } : {}),
+    },
     close: () => client.close(),
   };
 }

@@ -5,6 +5,8 @@
  * `generate` draws a scene from the prompt's words (shapes and colours, never text), deterministic for the
  * prompt, size and variant. `edit` applies the transformations the prompt names (greyscale, sepia, blur,
  * flip, pixelate, colour tints, …; see plan-edit.ts) to the source images, within the mask if one is given.
+ * Streamed requests get each image's partial images first (stream-builtin-images.ts). Usage counts the
+ * prompt and source images (count-image-usage.ts).
  */
 import { GatewayError } from '../../../http/gateway-error.js';
 import type {
@@ -17,12 +19,14 @@ import type {
 import { ImageData } from '../../../core/image-types.js';
 import type { CallContext, ImageProvider } from '../../provider.js';
 import { composeSources } from './compose-sources.js';
+import { countImageUsage } from './count-image-usage.js';
 import { supportsAlpha } from './encode-image.js';
 import { loadSourceImage } from './load-source-image.js';
 import { resizeRawImage } from './raw-image.js';
 import { renderEdits } from './render-edit.js';
 import { renderGeneration } from './render-generation.js';
 import { resolveImageSize } from './resolve-image-size.js';
+import { streamBuiltinImages } from './stream-builtin-images.js';
 
 const DEFAULT_SIZE = { width: 1024, height: 1024 };
 
@@ -35,7 +39,7 @@ const DEFAULT_SIZE = { width: 1024, height: 1024 };
  * result.images[0].data.bytes() // → a 1024x1024 PNG
  */
 export function createBuiltinImages(): ImageProvider {
-  return {
+  const images: Pick<ImageProvider, 'generate' | 'edit'> = {
     async generate(request: ImageGenerationRequest, context: CallContext): Promise<ImageResult> {
       const canvas = resolveImageSize(request.size, DEFAULT_SIZE);
       const format = request.outputFormat ?? 'png';
@@ -54,7 +58,7 @@ export function createBuiltinImages(): ImageProvider {
           }),
         );
       }
-      return result(request, images, { width: canvas.width, height: canvas.height, format, transparent });
+      return { ...result(request, images, { width: canvas.width, height: canvas.height, format, transparent }), usage: countImageUsage(request.prompt) };
     },
 
     async edit(request: ImageEditRequest, context: CallContext): Promise<ImageResult> {
@@ -83,9 +87,13 @@ export function createBuiltinImages(): ImageProvider {
         context.signal,
       );
       const { width, height } = size ?? base;
-      return result(request, edited.images, { width, height, format, transparent: edited.transparent });
+      return {
+        ...result(request, edited.images, { width, height, format, transparent: edited.transparent }),
+        usage: countImageUsage(request.prompt, request.images.length),
+      };
     },
   };
+  return { ...images, streaming: streamBuiltinImages(images) };
 }
 
 /** The mask at the base's size; one without alpha could mark nothing, so it is refused like OpenAI does. */

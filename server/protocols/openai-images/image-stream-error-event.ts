@@ -1,0 +1,15 @@
+import type { components } from '../../../generated/api.js';
+import { renderErrorBody } from '../../http/render-error.js';
+import { toGatewayError } from '../../http/to-gateway-error.js';
+
+type ErrorEvent = components['schemas']['ImagesStreamErrorEvent'];
+
+/**
+ * A failure after an image stream started, sent as `event: error` with the body the JSON error handler
+ * would have sent for it (safe message and codes): the `openai` SDK throws any event whose data has an
+ * `error`, so the client gets an APIError instead of a stream that just stops.
+ */
+export function imageStreamErrorEvent(error: unknown): ErrorEvent {
+  const body = renderErrorBody('openai', toGatewayError(error)) as { error: ErrorEvent['error'] };
+  return { type: 'error', error: body.error };
+}

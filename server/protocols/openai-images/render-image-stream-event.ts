@@ -1,0 +1,47 @@
+import type { components } from '../../../generated/api.js';
+import type { ImageStreamEvent } from '../../core/image-types.js';
+import { renderStreamUsage } from './render-stream-usage.js';
+import { streamedImageSettings } from './streamed-image-settings.js';
+
+type Schemas = components['schemas'];
+
+/** Which endpoint streams: it names the events (`image_generation.*` or `image_edit.*`). */
+export type ImageStreamKind = 'image_generation' | 'image_edit';
+
+/** One SSE frame: its `event:` name (which OpenAI repeats as `type`) and its `data:` payload. */
+export interface ImageStreamFrame {
+  event: string;
+  /** An event object, or the upstream's payload text to send as it came. */
+  data: string | Schemas['ImagesGenerationStreamEvent'] | Schemas['ImagesEditStreamEvent'];
+}
+
+/**
+ * An internal image stream event as OpenAI's wire event
+ * (https://developers.openai.com/api/reference/resources/images/generation-streaming-events): images as
+ * `b64_json`, which is all the events carry, `created_at` when the event was made.
+ *
+ * @example renderImageStreamEvent(event, 'image_edit') // → { event: 'image_edit.completed', data: { type: 'image_edit.completed', b64_json, … } }
+ */
+export function renderImageStreamEvent(event: ImageStreamEvent, kind: ImageStreamKind): ImageStreamFrame {
+  const createdAt = Math.floor(Date.now() / 1000);
+  switch (event.type) {
+    case 'forwarded':
+      return { event: event.event, data: event.data };
+    case 'partial_image': {
+      const type = `${kind}.partial_image` as const;
+      const settings = streamedImageSettings(event.details, event.image);
+      return { event: type, data: { type, b64_json: event.image.base64(), created_at: createdAt, ...settings, partial_image_index: event.partialImageIndex } };
+    }
+    case 'completed': {
+      const type = `${kind}.completed` as const;
+      const settings = streamedImageSettings(event.details, event.image.data);
+      return { event: type, data: { type, b64_json: event.image.data.base64(), created_at: createdAt, ...settings, usage: renderStreamUsage(event.usage) } };
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unknown image stream event ${JSON.stringify(value)}`);
+}
