@@ -1,0 +1,45 @@
+/**
+ * `npm run test:agents [-- --record] [client …]`: installs the pinned coding agents (test/agents/clients/) into
+ * the cache outside the repository, then runs test/agents/coding-agents.agent-test.ts (or, with --record,
+ * test/agents/record-clients.ts) inside a new network namespace that has only loopback (`unshare -n`, which
+ * needs root), so the clients reach the gateway and the scripted upstreams and nothing else. Naming clients
+ * (claude-code, codex, gemini-cli, opencode) or routes (builtin, openai-chat, openai-responses, anthropic,
+ * gemini) narrows the run.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { agentRoutes } from '../test/agents/agent-routes.js';
+import { agentClients } from '../test/agents/clients/all-clients.js';
+import { installAgent } from '../test/agents/install-agents.js';
+
+const args = process.argv.slice(2);
+const record = args.includes('--record');
+const names = args.filter((arg) => arg !== '--record');
+const clientNames = names.filter((name) => agentClients.some((client) => client.name === name));
+const routeNames = names.filter((name) => agentRoutes.some((route) => route.name === name));
+const unknown = names.filter((name) => !clientNames.includes(name) && !routeNames.includes(name));
+if (unknown.length) {
+  console.error(`unknown client or route ${unknown.join(', ')}; clients: ${agentClients.map((client) => client.name).join(', ')}; routes: ${agentRoutes.map((route) => route.name).join(', ')}`);
+  process.exit(2);
+}
+const clients = agentClients.filter((client) => clientNames.length === 0 || clientNames.includes(client.name));
+if (process.getuid?.() !== 0) {
+  console.error('npm run test:agents needs root: it runs the clients in a private network namespace (unshare -n)');
+  process.exit(2);
+}
+
+// Before the namespace: the installs are the only step that needs the registry.
+const started = Date.now();
+await Promise.all(clients.map((client) => installAgent(client)));
+console.log(`coding agents ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${clients.map((client) => `${client.npmPackage}@${client.version}`).join(', ')}`);
+
+const inside = record
+  ? [process.execPath, '--import', 'tsx', 'test/agents/record-clients.ts', ...clientNames]
+  : [process.execPath, '--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=1', 'test/agents/coding-agents.agent-test.ts'];
+// A new namespace's loopback is down until brought up.
+const child = spawn('unshare', ['--net', '--', 'sh', '-c', 'ip link set lo up && exec "$@"', 'sh', ...inside], {
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'test', AGENT_CLIENTS: clientNames.join(','), AGENT_ROUTES: routeNames.join(',') },
+});
+const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+process.exit(code ?? (signal ? 1 : 0));

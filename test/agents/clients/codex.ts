@@ -1,0 +1,48 @@
+/**
+ * Codex CLI (`codex exec`), on the OpenAI Responses API (`wire_api = "responses"`, the only one it supports).
+ * A provider block in ~/.codex/config.toml names the base URL (with /v1) and the environment variable that
+ * holds the key; see https://github.com/openai/codex/blob/main/docs/config.md.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { AgentClient } from './agent-client.js';
+
+export const KEY_VARIABLE = 'GATEWAY_API_KEY';
+
+/** The config.toml the README shows (with the gateway's address). */
+export function codexConfig(baseUrl: string, model: string): string {
+  return [
+    `model = "${model}"`,
+    'model_provider = "gateway"',
+    'check_for_update_on_startup = false',
+    '',
+    '[model_providers.gateway]',
+    'name = "Unified Model API"',
+    `base_url = "${baseUrl}"`,
+    `env_key = "${KEY_VARIABLE}"`,
+    'wire_api = "responses"',
+    '',
+    '[analytics]',
+    'enabled = false',
+    '',
+  ].join('\n');
+}
+
+export const codex: AgentClient = {
+  name: 'codex',
+  npmPackage: '@openai/codex',
+  version: '0.169.0',
+  bin: 'codex',
+  protocol: 'openai-responses',
+  authHeader: 'authorization',
+  readFileTool: (file) => ({ name: 'exec_command', arguments: { cmd: `cat ${file}` } }),
+  async prepare({ home, origin, apiKey, model, prompt }) {
+    await mkdir(join(home, '.codex'), { recursive: true });
+    await writeFile(join(home, '.codex', 'config.toml'), codexConfig(`${origin}/v1`, model));
+    return {
+      // exec never asks for approval; its default read-only sandbox still lets `cat` run.
+      args: ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', prompt],
+      env: { [KEY_VARIABLE]: apiKey, CODEX_HOME: join(home, '.codex') },
+    };
+  },
+};

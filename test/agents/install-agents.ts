@@ -1,0 +1,49 @@
+/**
+ * Installs the pinned coding agents from the npm registry into a cache folder outside the repository
+ * (`${XDG_CACHE_HOME:-~/.cache}/unified-model-api/agents/<package>@<version>`), once: a later run, or CI on
+ * the same machine, reuses what is there. Each install goes to a temporary folder that is renamed into place
+ * when it succeeded, so an interrupted install is never mistaken for a finished one.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync } from 'node:fs';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { AgentClient } from './clients/agent-client.js';
+
+export const agentsCacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'unified-model-api', 'agents');
+
+export function installDir(client: AgentClient): string {
+  return join(agentsCacheDir, `${client.npmPackage.replace('/', '+')}@${client.version}`);
+}
+
+export function agentBin(client: AgentClient): string {
+  return join(installDir(client), 'node_modules', '.bin', client.bin);
+}
+
+export function isInstalled(client: AgentClient): boolean {
+  return existsSync(agentBin(client));
+}
+
+export async function installAgent(client: AgentClient): Promise<void> {
+  if (isInstalled(client)) return;
+  const target = installDir(client);
+  const staging = `${target}.installing-${process.pid}`;
+  await rm(staging, { recursive: true, force: true });
+  await mkdir(staging, { recursive: true });
+  await writeFile(join(staging, 'package.json'), '{"private":true}\n');
+  // --ignore-scripts: the packages' install scripts only place native binaries that their wrappers also find
+  // in the platform packages npm installs anyway, or build PTY and keychain modules that -p/exec/run never load.
+  const npm = spawn('npm', ['install', '--no-save', '--no-fund', '--no-audit', '--ignore-scripts', '--loglevel=error', `${client.npmPackage}@${client.version}`], {
+    cwd: staging,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const [code] = (await once(npm, 'exit')) as [number | null];
+  if (code !== 0) {
+    await rm(staging, { recursive: true, force: true });
+    throw new Error(`npm install ${client.npmPackage}@${client.version} failed with exit code ${code}`);
+  }
+  await rm(target, { recursive: true, force: true });
+  await rename(staging, target);
+}
