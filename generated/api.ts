@@ -1212,6 +1212,10 @@ export type components = {
             object: "chat.completion.chunk";
             created: number;
             model: string;
+            /**
+             * @description Left out of the chunks the gateway writes (it has no fingerprint, and OpenAI's chunk allows no
+             *     null); a pass-through stream carries the upstream's.
+             */
             system_fingerprint?: string | null;
             /** @description Empty in the final usage chunk. */
             choices: {
@@ -1476,7 +1480,14 @@ export type components = {
             output: components["schemas"]["ResponsesOutputItem"][];
             /** @description Set when `status` is `failed`. */
             error: {
-                code: string;
+                /**
+                 * @description One of OpenAI's codes for a failed response (the list OpenAI's spec allows): the upstream's own
+                 *     when it is one of them, else `server_error`, for any failure past the client (the gateway's
+                 *     `upstream_error` or `timeout`, an upstream's `insufficient_quota`). The `error` event sent
+                 *     before `response.failed` keeps the original code.
+                 * @enum {string}
+                 */
+                code: "server_error" | "rate_limit_exceeded" | "invalid_prompt" | "data_residency_mismatch" | "bio_policy" | "vector_store_timeout" | "invalid_image" | "invalid_image_format" | "invalid_base64_image" | "invalid_image_url" | "image_too_large" | "image_too_small" | "image_parse_error" | "image_content_policy_violation" | "invalid_image_mode" | "image_file_too_large" | "unsupported_image_media_type" | "empty_image_file" | "failed_to_download_image" | "image_file_not_found";
                 message: string;
             } | null;
             /** @description Set when `status` is `incomplete`. */
@@ -1593,6 +1604,11 @@ export type components = {
             input_tokens: number;
             input_tokens_details: {
                 cached_tokens: number;
+                /**
+                 * @description Prompt tokens written to the upstream's prompt cache (Anthropic's `cache_creation_input_tokens`);
+                 *     0 where the upstream reports none. Always present, as OpenAI's spec requires.
+                 */
+                cache_write_tokens: number;
             };
             /** @description Includes reasoning tokens. */
             output_tokens: number;
@@ -1611,6 +1627,11 @@ export type components = {
         ResponsesInputItemList: {
             /** @enum {string} */
             object: "list";
+            /**
+             * @description The input items as OpenAI lists them: each with its `id`; messages, function and custom tool
+             *     calls and their outputs with a `status` (`completed` where the request gave none); an assistant
+             *     message's `output_text` parts with `annotations` and `logprobs` (empty where the request gave none).
+             */
             data: components["schemas"]["ResponsesInputItem"][];
             /** @description The first item's ID; null when `data` is empty. */
             first_id: string | null;
@@ -1885,8 +1906,17 @@ export type components = {
             background?: "transparent" | "opaque";
             /** @enum {string} */
             output_format?: "png" | "jpeg" | "webp";
-            quality?: string;
-            size?: string;
+            /**
+             * @description The quality the image was made at; left out when it is none of OpenAI's three (`auto`, or a model without qualities).
+             * @enum {string}
+             */
+            quality?: "low" | "medium" | "high";
+            /**
+             * @description The images' size; left out when it is none of OpenAI's three (the built-in models draw any
+             *     size, and an edit keeps its source's).
+             * @enum {string}
+             */
+            size?: "1024x1024" | "1024x1536" | "1536x1024";
             usage?: components["schemas"]["ImagesUsage"];
         };
         ImagesImage: {
@@ -1897,14 +1927,15 @@ export type components = {
             /** @description The prompt the model actually used, when it rewrote it. */
             revised_prompt?: string;
         };
-        /** @description Token usage, for token-priced image models only. */
+        /** @description Token usage, when the model reports it. */
         ImagesUsage: {
             input_tokens: number;
             output_tokens: number;
             total_tokens: number;
-            input_tokens_details?: {
-                text_tokens?: number;
-                image_tokens?: number;
+            /** @description The input split into text and image tokens; a part the model did not report is 0. */
+            input_tokens_details: {
+                text_tokens: number;
+                image_tokens: number;
             };
         };
         /**

@@ -1,7 +1,9 @@
-// Raw Chat Completions streams, frame by frame, against the contract and PROTOCOLS.md's ordering rules.
+// Raw Chat Completions streams, frame by frame, against the contract, OpenAI's published spec and
+// PROTOCOLS.md's ordering rules.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertMatchesSchema } from './helpers/contract-schemas.js';
+import { assertMatchesPublishedSchema } from './helpers/openai-spec/published-validator.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 
 let gateway: TestGateway;
@@ -28,7 +30,10 @@ test('text stream: role chunk, deltas, one finish chunk, usage chunk, [DONE]', a
   const frames = await streamFrames({ messages: [{ role: 'user', content: 'one two three' }], stream_options: { include_usage: true } });
   assert.equal(frames.at(-1), '[DONE]');
   const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame));
-  for (const chunk of chunks) assertMatchesSchema('ChatCompletionChunk', chunk);
+  for (const chunk of chunks) {
+    assertMatchesSchema('ChatCompletionChunk', chunk);
+    assertMatchesPublishedSchema('CreateChatCompletionStreamResponse', chunk);
+  }
   assert.equal(new Set(chunks.map((chunk) => chunk.id)).size, 1, 'one id for the whole stream');
   assert.equal(chunks[0].choices[0].delta.role, 'assistant');
   const usageChunk = chunks.at(-1);
@@ -54,7 +59,10 @@ test('tool-call stream: first delta has index, id, type, name; later ones only a
     tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
   });
   const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame));
-  for (const chunk of chunks) assertMatchesSchema('ChatCompletionChunk', chunk);
+  for (const chunk of chunks) {
+    assertMatchesSchema('ChatCompletionChunk', chunk);
+    assertMatchesPublishedSchema('CreateChatCompletionStreamResponse', chunk);
+  }
   const calls = chunks.flatMap((chunk) => chunk.choices[0].delta.tool_calls ?? []);
   assert.ok(calls.length >= 2);
   assert.deepEqual(Object.keys(calls[0]).sort(), ['function', 'id', 'index', 'type']);

@@ -49,8 +49,15 @@ describe('images.generate', () => {
     const metadata = await sharp(decode(result.data![0]!.b64_json)).metadata();
     assert.deepEqual([metadata.format, metadata.width, metadata.height], ['png', 512, 512]);
     assert.ok(result.created >= before && result.created <= Math.floor(Date.now() / 1000) + 1, `created ${result.created}`);
-    assert.equal(result.size, '512x512');
+    // 512x512 is none of the sizes OpenAI's answer can name, so the answer leaves `size` out (as `quality`, which is `auto`).
+    assert.equal(result.size, undefined);
+    assert.equal(result.quality, undefined);
     assert.equal(response.headers.get('x-gateway-model'), 'builtin/image');
+  });
+
+  test("size and quality are named when OpenAI's answer can name them", async () => {
+    const result = await openai.images.generate({ model: 'builtin/image', prompt: 'A dot', size: '1024x1024', quality: 'high', response_format: 'b64_json' });
+    assert.deepEqual([result.size, result.quality], ['1024x1024', 'high']);
   });
 
   test('is deterministic for a prompt and size, and differs for another prompt', async () => {
@@ -136,6 +143,7 @@ describe('images.edit', () => {
       const edited = decode(result.data![0]!.b64_json);
       const metadata = await sharp(edited).metadata();
       assert.deepEqual([metadata.width, metadata.height], [96, 64]);
+      assert.equal(result.size, undefined, "the source's 96x64 is none of the sizes OpenAI's answer can name");
       assert.ok((await meanDifference(source, edited)) > 5, 'the edit changed the image');
     });
   }

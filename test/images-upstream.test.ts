@@ -160,7 +160,7 @@ describe('gemini upstream: images from an image-output model', () => {
     });
     const inline = recorded.candidates[0]!.content.parts.find((part) => part.inlineData)!.inlineData!.data;
     assert.equal(result.data![0]!.b64_json, inline);
-    assert.deepEqual(result.usage, { input_tokens: 10, output_tokens: 1304, total_tokens: 1314 });
+    assert.deepEqual(result.usage, { input_tokens: 10, output_tokens: 1304, total_tokens: 1314, input_tokens_details: { text_tokens: 10, image_tokens: 0 } });
   });
 
   test('edit sends the source image inline before the prompt; n=2 is two calls', async () => {

@@ -58,6 +58,28 @@ describe('Responses on the built-in model', () => {
     });
     assert.match(second.output_text, /21/);
     assert.equal(second.previous_response_id, first.id);
+    // Listed as OpenAI lists input items: with a status, although the request sent none.
+    const [output] = (await client.responses.inputItems.list(second.id)).data;
+    assert.deepEqual(output, { id: output!.id, type: 'function_call_output', call_id: call.call_id, output: '{"temperature": 21}', status: 'completed' });
+  });
+
+  test('input items are listed in the shape OpenAI lists them, whatever shape the request gave', async () => {
+    const created = await client.responses.create({
+      model: 'builtin/echo',
+      input: [
+        { role: 'user', content: 'What is 6 * 7?' },
+        { role: 'assistant', content: 'Let me call the tool.' },
+        { type: 'function_call', call_id: 'call_1', name: 'multiply', arguments: '{"a":6,"b":7}' },
+        { type: 'function_call_output', call_id: 'call_1', output: '42' },
+      ],
+    });
+    // Every item is checked against OpenAI's published ResponseItemList too (the gateway is watched).
+    const items = (await client.responses.inputItems.list(created.id, { order: 'asc' })).data as unknown as Array<Record<string, unknown>>;
+    assert.deepEqual(
+      items.map((item) => [item.type, item.status]),
+      [['message', 'completed'], ['message', 'completed'], ['function_call', 'completed'], ['function_call_output', 'completed']],
+    );
+    assert.deepEqual(items[1]!.content, [{ type: 'output_text', text: 'Let me call the tool.', annotations: [], logprobs: [] }]);
   });
 
   test('retrieve, list input items, delete, then 404', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { components } from '../../generated/api.js';
 import { assertMatchesSchema } from './contract-schemas.js';
 import { parseNamedSse, type NamedFrame } from './named-sse.js';
+import { assertMatchesPublishedSchema } from './openai-spec/published-validator.js';
 
 type Schemas = components['schemas'];
 export type ResponsesStreamEvent = Schemas['ResponsesStreamEvent'];
@@ -16,7 +17,8 @@ export function parseResponsesSse(text: string): ResponsesFrame[] {
 
 /**
  * Checks what every Responses stream the gateway sends must satisfy (PROTOCOLS.md "Responses"): every event
- * matches `ResponsesStreamEvent` (and its snapshot `ResponsesResponse`), the `event:` line repeats `type`,
+ * matches `ResponsesStreamEvent` (and its snapshot `ResponsesResponse`) and OpenAI's published
+ * `ResponseStreamEvent`, the `event:` line repeats `type`,
  * `sequence_number` counts from 0 without gaps, `response.created` and `response.in_progress` come first and
  * exactly one terminal event comes last, an `error` event carries both OpenAI's nested form and the
  * documented flat one, and the terminal response holds the items the events opened, with the same IDs and
@@ -30,6 +32,7 @@ export function assertResponsesStream(frames: readonly ResponsesFrame[]): Respon
   const events = frames.map(({ event, data }, index) => {
     assertMatchesSchema('ResponsesStreamEvent', data);
     if ('response' in data) assertMatchesSchema('ResponsesResponse', data.response);
+    assertMatchesPublishedSchema('ResponseStreamEvent', data);
     assert.equal(event, data.type, `the event: line of frame ${index} repeats its type`);
     assert.equal(data.sequence_number, index, `sequence_number of frame ${index} (${data.type})`);
     return data;

@@ -12,6 +12,7 @@ import { KeyStore } from '../../server/store/key-store.js';
 import { openDatabase } from '../../server/store/database.js';
 import { migrateToLatest } from '../../server/store/migrations.js';
 import { holdsSecret, recordResponses, showedLater } from './exposure.js';
+import { watchOpenAiAnswers } from './openai-spec/watch-openai-answers.js';
 
 export interface TestGateway {
   /** `http://127.0.0.1:<port>` (no `/v1`). */
@@ -28,7 +29,8 @@ export interface TestGateway {
 
 /**
  * A real gateway on 127.0.0.1 with a random port, its own SQLite file and captured logs, in test mode
- * (so every JSON response is validated against the contract).
+ * (so every JSON response is validated against the contract), and every answer on an OpenAI operation
+ * checked against OpenAI's published spec too (openai-spec/watch-openai-answers.ts: a test fails on what breaks it).
  */
 export async function startGateway(
   options: {
@@ -63,6 +65,7 @@ export async function startGateway(
   const config = options.config ?? testConfig;
   holdsSecret(adminKey, secret, ...config.providers.flatMap((provider) => [provider.api_key, ...Object.values(provider.headers ?? {})]));
   recordResponses(server, 'gateway');
+  watchOpenAiAnswers(server);
   showedLater('gateway logs', () => logs.join('\n'));
   const { port } = server.address() as AddressInfo;
   return {

@@ -24,7 +24,7 @@ export async function* toChatChunks(events: AsyncIterable<StreamEvent>, options:
     object: 'chat.completion.chunk',
     created: options.created,
     model: options.model,
-    system_fingerprint: null,
+    // No `system_fingerprint`: the gateway has none, and OpenAI's chunk allows a string or nothing, not null.
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     ...(options.includeUsage ? { usage: null } : {}),
   });

@@ -3,6 +3,7 @@ import type { ImageResult, ProducedImage } from '../../core/image-types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { ImageStorage } from '../../image-files/image-storage.js';
 import type { ImageResponseFormat } from './check-image-params.js';
+import { reportedQuality, reportedSize } from './reported-image-details.js';
 
 type ImagesResponse = components['schemas']['ImagesResponse'];
 type ImagesImage = components['schemas']['ImagesImage'];
@@ -19,7 +20,8 @@ export interface ImageDelivery {
 /**
  * The OpenAI Images response for what a provider made: each image as `b64_json`, or stored and linked as
  * `url`, as the request's (or the model's default) `response_format` says. `created` is when the images
- * were ready, and the upstream's own details (`size`, `output_format`, `usage`…) are passed on.
+ * were ready, and the upstream's own details (`size`, `output_format`, `usage`…) are passed on, `size`
+ * and `quality` only with the values OpenAI's answer can hold (reported-image-details.ts).
  */
 export async function renderImagesResponse(result: ImageResult, delivery: ImageDelivery): Promise<ImagesResponse> {
   const expiresAt = Date.now() + delivery.ttlMs;
@@ -27,14 +29,15 @@ export async function renderImagesResponse(result: ImageResult, delivery: ImageD
   const response: ImagesResponse = { created: Math.floor(Date.now() / 1000), data };
   if (result.background) response.background = result.background;
   if (result.outputFormat) response.output_format = result.outputFormat;
-  if (result.quality) response.quality = result.quality;
-  if (result.size) response.size = result.size;
+  const quality = reportedQuality(result.quality);
+  if (quality) response.quality = quality;
+  const size = reportedSize(result.size);
+  if (size) response.size = size;
   if (result.usage) {
     const { inputTokens, outputTokens, inputTextTokens, inputImageTokens } = result.usage;
-    response.usage = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
-    if (inputTextTokens !== undefined || inputImageTokens !== undefined) {
-      response.usage.input_tokens_details = { text_tokens: inputTextTokens ?? 0, image_tokens: inputImageTokens ?? 0 };
-    }
+    // OpenAI's spec requires the input split; a part the model did not report is 0.
+    const input_tokens_details = { text_tokens: inputTextTokens ?? 0, image_tokens: inputImageTokens ?? 0 };
+    response.usage = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens, input_tokens_details };
   }
   return response;
 }

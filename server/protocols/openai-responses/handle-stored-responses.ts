@@ -3,6 +3,7 @@ import { principalOf } from '../../access/principal-of.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { RequestContext } from '../../http/request-context.js';
 import type { ResponseStore } from '../../store/response-store.js';
+import { listedInputItem } from './listed-input-item.js';
 import { paginateItems, readPageQuery } from './paginate-items.js';
 
 /** Stored responses belong to the account, as at OpenAI (per project): every key of it sees them. */
@@ -34,7 +35,8 @@ export function createStoredResponseHandlers(
       const query = readPageQuery(req.query as Record<string, unknown>);
       const stored = await store.get(req.params.response_id, ownerOf(context));
       if (!stored) throw responseNotFound(req.params.response_id);
-      res.json(paginateItems(stored.inputItems, query) as never);
+      const page = paginateItems(stored.inputItems, query);
+      res.json({ ...page, data: page.data.map(listedInputItem) } as never);
     },
   };
 }

@@ -4,7 +4,7 @@ import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import type { ModelResponse } from '../../core/types.js';
 import { decodeReasoningState } from './reasoning-state.js';
-import { renderResponse, type ResponseEcho } from './render-response.js';
+import { renderResponse, renderResponsesUsage, type ResponseEcho } from './render-response.js';
 
 const echo: ResponseEcho = {
   model: 'test-model',
@@ -56,7 +56,7 @@ describe('renderResponse', () => {
     assert.equal('output_text' in response, false, 'the SDK computes output_text; the spec has no such field');
     assert.deepEqual(response.usage, {
       input_tokens: 20,
-      input_tokens_details: { cached_tokens: 5 },
+      input_tokens_details: { cached_tokens: 5, cache_write_tokens: 0 },
       output_tokens: 30,
       output_tokens_details: { reasoning_tokens: 8 },
       total_tokens: 50,
@@ -139,5 +139,13 @@ describe('renderResponse', () => {
     const response = renderResponse({ content: [], finishReason: 'stop', usage }, echo, options);
     assertMatchesSchema('ResponsesResponse', response);
     assert.deepEqual(response.output, []);
+  });
+});
+
+describe('renderResponsesUsage', () => {
+  it("says cache_write_tokens always, as OpenAI's spec requires: the upstream's cache writes, else 0", () => {
+    const usage = { inputTokens: 100, cachedInputTokens: 40, outputTokens: 10, reasoningTokens: 0 };
+    assert.deepEqual(renderResponsesUsage({ ...usage, cacheWriteInputTokens: 25 }).input_tokens_details, { cached_tokens: 40, cache_write_tokens: 25 });
+    assert.deepEqual(renderResponsesUsage(usage).input_tokens_details, { cached_tokens: 40, cache_write_tokens: 0 });
   });
 });

@@ -2,6 +2,7 @@ import type { components } from '../../../generated/api.js';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { FinishReason, ModelResponse, Usage } from '../../core/types.js';
 import { encodeReasoningState } from './reasoning-state.js';
+import { responseErrorCode } from './response-error-code.js';
 import { newOutputItemId } from './response-ids.js';
 
 // https://platform.openai.com/docs/api-reference/responses/object
@@ -70,7 +71,7 @@ export function renderFailedResponse(
 ): ResponsesResponse {
   return {
     ...responseSnapshot(echo, options, 'failed'),
-    error: { code: failure.code, message: failure.message },
+    error: { code: responseErrorCode(failure.code), message: failure.message },
     output: renderOutput(partial.content, options.itemIds, failure.interrupted ? 'incomplete' : 'completed'),
     usage: partial.usage ? renderResponsesUsage(partial.usage) : null,
   };
@@ -144,11 +145,14 @@ export function renderOutputItem(part: OutputPart, id: string, status: ItemStatu
   }
 }
 
-/** OpenAI counts cached tokens inside input and reasoning tokens inside output, as we do. */
+/**
+ * OpenAI counts cached tokens inside input and reasoning tokens inside output, as we do. Its spec requires
+ * `cache_write_tokens` (the SDK types it as a number), so it is 0 where the upstream wrote no cache.
+ */
 export function renderResponsesUsage(usage: Usage): NonNullable<ResponsesUsage> {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cachedInputTokens },
+    input_tokens_details: { cached_tokens: usage.cachedInputTokens, cache_write_tokens: usage.cacheWriteInputTokens ?? 0 },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens },
     total_tokens: usage.inputTokens + usage.outputTokens,

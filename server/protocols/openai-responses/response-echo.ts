@@ -12,7 +12,7 @@ export function responseEcho(body: ResponsesCreateRequest): ResponseEcho {
     top_p: body.top_p ?? null,
     max_output_tokens: body.max_output_tokens ?? null,
     tool_choice: body.tool_choice ?? 'auto',
-    tools: body.tools ?? [],
+    tools: (body.tools ?? []).map(echoedTool),
     text: body.text ?? { format: { type: 'text' } },
     reasoning: body.reasoning ?? { effort: null, summary: null },
     parallel_tool_calls: body.parallel_tool_calls ?? true,
@@ -20,4 +20,14 @@ export function responseEcho(body: ResponsesCreateRequest): ResponseEcho {
     truncation: body.truncation ?? 'disabled',
     user: body.user ?? null,
   };
+}
+
+/**
+ * A tool as the response reports it. OpenAI's spec requires a function tool's `strict` and `parameters`
+ * (null allowed), so they are null where the request left them out: the gateway does not claim a
+ * strictness the client did not ask for.
+ */
+function echoedTool(tool: NonNullable<ResponsesCreateRequest['tools']>[number]): unknown {
+  const fields = tool as Record<string, unknown>;
+  return fields.type === 'function' ? { ...fields, parameters: fields.parameters ?? null, strict: fields.strict ?? null } : tool;
 }

@@ -3,7 +3,9 @@ import type { RequestContext } from '../../http/request-context.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import type { UpstreamResponseRef } from '../../store/response-store.js';
+import { completeResponse, FunctionCallNames } from './complete-forwarded-answer.js';
 import { readResponsesUsage } from './read-responses-usage.js';
+import { responseErrorCode } from './response-error-code.js';
 import { errorEvent, responseErrorFields } from './response-error-event.js';
 import type { ForwardedResponse } from './start-forwarded-response.js';
 
@@ -21,8 +23,8 @@ const finalEvents = new Set(['response.completed', 'response.incomplete', 'respo
 /**
  * Sends an upstream Responses answer to the client as the upstream wrote it, but under the gateway's
  * response ID: the gateway owns the ID space (one store for every upstream, no collisions) and maps it to
- * the upstream's for the next turn. Only the events that carry the whole response are rewritten; the
- * rest go out byte for byte.
+ * the upstream's for the next turn. Only the events that carry the whole response are rewritten, and those
+ * that lack what OpenAI's spec requires (complete-forwarded-answer.ts); the rest go out byte for byte.
  */
 export async function sendForwardedResponse(
   res: Response,
@@ -38,6 +40,7 @@ export async function sendForwardedResponse(
     const upstreamId = response.id;
     response.id = ids.id;
     response.previous_response_id = ids.previousResponseId;
+    completeResponse(response);
     return forwarded.upstreamStores && typeof upstreamId === 'string' ? { providerId, responseId: upstreamId } : null;
   };
   if (answer.kind === 'json') {
@@ -52,9 +55,10 @@ export async function sendForwardedResponse(
   // The upstream numbers its events from 0 and the gateway forwards every one, so the count is the next number.
   let sent = 0;
   let snapshot: Record<string, unknown> = {};
+  const functionCallNames = new FunctionCallNames();
   try {
     for await (const event of answer.events) {
-      let data = event.data;
+      let data = functionCallNames.complete(event.type, event.data);
       if (event.type === 'error' && event.payload) data = JSON.stringify(withBothErrorForms(event.payload));
       const response = asRecord(event.payload?.response);
       if (response) {
@@ -75,7 +79,7 @@ export async function sendForwardedResponse(
     // OpenAI does: `error`, then `response.failed` with the last response the upstream described.
     const fields = responseErrorFields(error);
     await sse.send({ ...errorEvent(fields), sequence_number: sent }, 'error');
-    const failed = { ...snapshot, status: 'failed', error: { code: fields.code ?? fields.type, message: fields.message } };
+    const failed = { ...snapshot, status: 'failed', error: { code: responseErrorCode(fields.code), message: fields.message } };
     await sse.send({ type: 'response.failed', sequence_number: sent + 1, response: failed }, 'response.failed');
   } finally {
     sse.end();

@@ -221,7 +221,8 @@ describe('toResponseEvents', () => {
       sequence_number: 0,
     });
     assert.equal(final.status, 'failed');
-    assert.deepEqual(final.error, { code: 'upstream_error', message: 'The upstream provider failed.' });
+    // The error event keeps the gateway's code; the failed response carries OpenAI's for a failure past the client.
+    assert.deepEqual(final.error, { code: 'server_error', message: 'The upstream provider failed.' });
     assert.equal(final.usage, null);
     const [message] = final.output;
     assert.ok(message.type === 'message');
@@ -232,7 +233,7 @@ describe('toResponseEvents', () => {
   it('hides the details of an unexpected error', async () => {
     const { events, final } = await run([], new Error('secret stack detail'));
     assert.deepEqual(types(events), ['response.created', 'response.in_progress', 'error', 'response.failed']);
-    assert.deepEqual(final.error, { code: 'internal_error', message: 'Internal server error.' });
+    assert.deepEqual(final.error, { code: 'server_error', message: 'Internal server error.' });
     assert.deepEqual(final.output, []);
   });
 

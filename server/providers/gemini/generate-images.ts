@@ -78,9 +78,27 @@ function toImageResult(answers: Record<string, unknown>[]): ImageResult {
       const counted = readGeminiUsage(metadata as GeminiUsageMetadata);
       usage.inputTokens += counted.inputTokens;
       usage.outputTokens += counted.outputTokens;
+      addPromptModalities(usage, metadata.promptTokensDetails);
     }
   }
   return { images, usage: usage.inputTokens + usage.outputTokens > 0 ? usage : undefined };
+}
+
+/**
+ * Gemini splits the prompt's tokens by modality (`promptTokensDetails: [{modality: 'TEXT', tokenCount}]`);
+ * OpenAI's usage has the same split as `input_tokens_details`. Once any answer reports it, a modality it
+ * leaves out has no tokens.
+ */
+function addPromptModalities(usage: ImageUsage, details: unknown): void {
+  if (!Array.isArray(details)) return;
+  usage.inputTextTokens ??= 0;
+  usage.inputImageTokens ??= 0;
+  for (const detail of details) {
+    const { modality, tokenCount } = asRecord(detail) ?? {};
+    if (typeof tokenCount !== 'number') continue;
+    if (modality === 'TEXT') usage.inputTextTokens += tokenCount;
+    else if (modality === 'IMAGE') usage.inputImageTokens += tokenCount;
+  }
 }
 
 function noImage(answer: Record<string, unknown>, candidate: Record<string, unknown> | undefined, parts: unknown): GatewayError {

@@ -161,8 +161,9 @@ export class BadInputHarness {
       return;
     }
     this.worker.postMessage('close');
-    await once(this.worker, 'message', { signal: AbortSignal.timeout(requestTimeoutMs) });
+    const [{ openAiViolations }] = (await once(this.worker, 'message', { signal: AbortSignal.timeout(requestTimeoutMs) })) as [{ openAiViolations: string[] }];
     await this.worker.terminate();
+    if (openAiViolations.length) throw new Error(`answers break OpenAI's published spec (test/helpers/openai-spec/):\n${openAiViolations.join('\n')}`);
   }
 }
 
