@@ -384,6 +384,126 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1beta/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate content (model resource name)
+         * @description `generateContent` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["generateContentByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream generated content (model resource name)
+         * @description `streamGenerateContent` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["streamGenerateContentByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens (model resource name)
+         * @description `countTokens` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["countTokensByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{model}:generateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Generate content (model resource name) (v1)
+         * @description `generateContent` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["generateContentByNameV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{model}:streamGenerateContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stream generated content (model resource name) (v1)
+         * @description `streamGenerateContent` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["streamGenerateContentByNameV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{model}:countTokens": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Count tokens (model resource name) (v1)
+         * @description `countTokens` with the model named as a resource (`builtin/echo`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["countTokensByNameV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/models/{model}:generateContent": {
         parameters: {
             query?: never;
@@ -1267,7 +1387,7 @@ export type components = {
             input?: string | components["schemas"]["ResponsesInputItem"][];
             /** @description A system (developer) message placed before `input`; not carried over by `previous_response_id`. */
             instructions?: string | null;
-            tools?: components["schemas"]["ResponsesFunctionTool"][];
+            tools?: components["schemas"]["ResponsesTool"][];
             tool_choice?: components["schemas"]["ResponsesToolChoice"];
             parallel_tool_calls?: boolean | null;
             /** @description Continue a stored response; its input and output come before this `input`. */
@@ -1301,7 +1421,7 @@ export type components = {
          * @description One input item. A message needs `role` and `content` (its `type` may be left out); other items are
          *     told apart by `type`. Items copied from an earlier `output` are accepted as they are.
          */
-        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesEchoedFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesEchoedReasoning"] | components["schemas"]["ResponsesItemReference"];
+        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesEchoedFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesEchoedReasoning"] | components["schemas"]["ResponsesItemReference"] | components["schemas"]["ResponsesEchoedCustomToolCall"] | components["schemas"]["ResponsesCustomToolCallOutput"] | components["schemas"]["ResponsesOtherItem"];
         /** @description A message. `system` and `developer` both act as instructions; assistant messages echo earlier output. */
         ResponsesInputMessage: {
             /** @enum {string} */
@@ -1365,10 +1485,47 @@ export type components = {
             id?: string;
             call_id: string;
             name: string;
+            /** @description The namespace of a function offered inside a `namespace` tool. */
+            namespace?: string;
             /** @description The arguments as a JSON string. */
             arguments: string;
             /** @enum {string} */
             status?: "in_progress" | "completed" | "incomplete";
+        };
+        /** @description A `custom_tool_call` sent back as input; `id` may be left out. */
+        ResponsesEchoedCustomToolCall: {
+            /** @enum {string} */
+            type: "custom_tool_call";
+            /** @description `ctc_…` */
+            id?: string;
+            call_id: string;
+            name: string;
+            namespace?: string | null;
+            /** @description The free-form input the model wrote. */
+            input: string;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /** @description The result of a `custom_tool_call`, matched by `call_id`. */
+        ResponsesCustomToolCallOutput: {
+            /** @enum {string} */
+            type: "custom_tool_call_output";
+            id?: string | null;
+            call_id: string;
+            output: string | components["schemas"]["ResponsesInputContent"][];
+        };
+        /**
+         * @description An item only OpenAI's Responses API reads, as clients echo it back: the calls of hosted tools
+         *     (`web_search_call`, `file_search_call`, `code_interpreter_call`, `image_generation_call`,
+         *     `computer_call` and its output, `local_shell_call` and its output, `mcp_call`, `mcp_list_tools`, …)
+         *     and compaction items. Forwarded to `api: responses` upstreams; left out when translating, since no
+         *     other upstream ran those tools.
+         */
+        ResponsesOtherItem: {
+            /** @enum {string} */
+            type: "file_search_call" | "computer_call" | "computer_call_output" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "compaction" | "compaction_trigger" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_approval_response" | "mcp_call" | "program" | "program_output";
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description A `reasoning` item sent back as input. Unlike in output (`ResponsesReasoning`), `id` may be left out;
@@ -1402,6 +1559,46 @@ export type components = {
             /** @enum {string|null} */
             status?: "in_progress" | "completed" | "incomplete" | null;
         };
+        /**
+         * @description A tool, told apart by `type`: `function`; `namespace`, a group of function and custom tools (their
+         *     calls come back with the namespace in `namespace`); `custom`, a tool that takes free-form text
+         *     (Codex's `apply_patch`); or one of OpenAI's hosted tools. Function, namespace and custom tools work
+         *     on every upstream: where the upstream has no such kind, a namespaced tool is offered as
+         *     `<namespace>__<name>` and a custom tool as a function of one string argument `input`, and the calls
+         *     come back as the client named them. Hosted tools are forwarded to `api: responses` upstreams; for
+         *     others they are dropped and named in `x-gateway-dropped-params` (`tools[<index>]:<type>`), or refused
+         *     with a 400 when the model says `on_unsupported: reject`.
+         */
+        ResponsesTool: components["schemas"]["ResponsesFunctionTool"] | components["schemas"]["ResponsesNamespaceTool"] | components["schemas"]["ResponsesCustomTool"] | components["schemas"]["ResponsesHostedTool"];
+        /** @description Function and custom tools grouped under one name (Codex's `multi_agent_v1`). */
+        ResponsesNamespaceTool: {
+            /** @enum {string} */
+            type: "namespace";
+            name: string;
+            description?: string | null;
+            tools: (components["schemas"]["ResponsesFunctionTool"] | components["schemas"]["ResponsesCustomTool"])[];
+        };
+        /** @description A tool whose input is free-form text, optionally constrained by a grammar (`format`). */
+        ResponsesCustomTool: {
+            /** @enum {string} */
+            type: "custom";
+            name: string;
+            description?: string | null;
+            /** @description `{type: text}` or `{type: grammar, syntax: lark | regex, definition}`; only OpenAI enforces a grammar. */
+            format?: {
+                [key: string]: unknown;
+            } | null;
+            defer_loading?: boolean;
+        };
+        /** @description A tool that OpenAI runs itself; its settings are forwarded as they are. */
+        ResponsesHostedTool: {
+            /** @enum {string} */
+            type: "web_search" | "web_search_2025_08_26" | "web_search_preview" | "web_search_preview_2025_03_11" | "file_search" | "code_interpreter" | "image_generation" | "computer_use_preview" | "computer_use" | "computer" | "mcp" | "local_shell" | "shell" | "apply_patch" | "tool_search" | "programmatic_tool_calling";
+            /** @description Hosted tools are named by `type`; `mcp` tools by `server_label`. */
+            name?: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** @description A function tool. Unlike Chat Completions the definition is flat, with no `function` wrapper. */
         ResponsesFunctionTool: {
             /** @enum {string} */
@@ -1413,11 +1610,12 @@ export type components = {
                 [key: string]: unknown;
             } | null;
             strict?: boolean | null;
+            defer_loading?: boolean;
         };
-        /** @description `auto` (the default), `none`, `required`, or one named function. */
+        /** @description `auto` (the default), `none`, `required`, or one named function or custom tool. */
         ResponsesToolChoice: ("none" | "auto" | "required") | {
             /** @enum {string} */
-            type: "function";
+            type: "function" | "custom";
             name: string;
         };
         /** @description Options for reasoning models; other models ignore them. */
@@ -1506,7 +1704,7 @@ export type components = {
             top_p?: number | null;
             text?: components["schemas"]["ResponsesTextConfig"];
             reasoning?: components["schemas"]["ResponsesReasoningConfig"];
-            tools?: components["schemas"]["ResponsesFunctionTool"][];
+            tools?: components["schemas"]["ResponsesTool"][];
             tool_choice?: components["schemas"]["ResponsesToolChoice"];
             /** @enum {string|null} */
             truncation?: "auto" | "disabled" | null;
@@ -1518,7 +1716,7 @@ export type components = {
             service_tier?: string | null;
         };
         /** @description One output item, told apart by `type`. */
-        ResponsesOutputItem: components["schemas"]["ResponsesOutputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesReasoning"];
+        ResponsesOutputItem: components["schemas"]["ResponsesOutputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesReasoning"] | components["schemas"]["ResponsesCustomToolCall"] | components["schemas"]["ResponsesHostedToolCall"];
         /** @description An assistant message. `content` is empty in `response.output_item.added`. */
         ResponsesOutputMessage: {
             /** @description `msg_…` */
@@ -1566,10 +1764,40 @@ export type components = {
             id: string;
             call_id: string;
             name: string;
+            /** @description Set when the function belongs to a `namespace` tool. */
+            namespace?: string;
             /** @description The arguments as a JSON string (empty in `response.output_item.added`). */
             arguments: string;
             /** @enum {string} */
             status?: "in_progress" | "completed" | "incomplete";
+        };
+        /**
+         * @description A call of a `custom` tool; answer it with a `custom_tool_call_output` of the same `call_id`. From an
+         *     upstream without custom tools it is the `input` argument of the function the tool was offered as.
+         */
+        ResponsesCustomToolCall: {
+            /** @enum {string} */
+            type: "custom_tool_call";
+            /** @description `ctc_…` */
+            id: string;
+            call_id: string;
+            name: string;
+            namespace?: string;
+            /** @description The free-form input (empty in `response.output_item.added`). */
+            input: string;
+            /** @enum {string} */
+            status?: "in_progress" | "completed" | "incomplete";
+        };
+        /**
+         * @description The call of a hosted tool (`web_search_call`, `image_generation_call`, `mcp_call`, …), as an
+         *     `api: responses` upstream reports it; passed on as it is.
+         */
+        ResponsesHostedToolCall: {
+            /** @enum {string} */
+            type: "file_search_call" | "computer_call" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "compaction" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_call" | "program" | "program_output" | "mcp_approval_response";
+            id: string;
+        } & {
+            [key: string]: unknown;
         };
         /**
          * @description Reasoning by a reasoning model: a summary (empty unless asked for with `reasoning.summary`), and
@@ -1649,7 +1877,7 @@ export type components = {
          *     `api: responses` upstream may also carry OpenAI's other event types (built-in tools, annotations),
          *     passed through as the upstream sent them.
          */
-        ResponsesStreamEvent: components["schemas"]["ResponsesLifecycleEvent"] | components["schemas"]["ResponsesOutputItemEvent"] | components["schemas"]["ResponsesContentPartEvent"] | components["schemas"]["ResponsesOutputTextDeltaEvent"] | components["schemas"]["ResponsesOutputTextDoneEvent"] | components["schemas"]["ResponsesRefusalDeltaEvent"] | components["schemas"]["ResponsesRefusalDoneEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponsesReasoningSummaryPartEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDeltaEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDoneEvent"] | components["schemas"]["ResponsesReasoningTextDeltaEvent"] | components["schemas"]["ResponsesReasoningTextDoneEvent"] | components["schemas"]["ResponsesErrorEvent"];
+        ResponsesStreamEvent: components["schemas"]["ResponsesLifecycleEvent"] | components["schemas"]["ResponsesOutputItemEvent"] | components["schemas"]["ResponsesContentPartEvent"] | components["schemas"]["ResponsesOutputTextDeltaEvent"] | components["schemas"]["ResponsesOutputTextDoneEvent"] | components["schemas"]["ResponsesRefusalDeltaEvent"] | components["schemas"]["ResponsesRefusalDoneEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDeltaEvent"] | components["schemas"]["ResponsesFunctionCallArgumentsDoneEvent"] | components["schemas"]["ResponsesCustomToolCallInputEvent"] | components["schemas"]["ResponsesReasoningSummaryPartEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDeltaEvent"] | components["schemas"]["ResponsesReasoningSummaryTextDoneEvent"] | components["schemas"]["ResponsesReasoningTextDeltaEvent"] | components["schemas"]["ResponsesReasoningTextDoneEvent"] | components["schemas"]["ResponsesErrorEvent"];
         /**
          * @description A snapshot of the whole response. The terminal events (`completed`, `incomplete`, `failed`) carry the
          *     final `output` and `usage`; `response.failed` also sets `response.error`.
@@ -1742,6 +1970,19 @@ export type components = {
             name?: string;
             /** @description The whole arguments JSON string. */
             arguments: string;
+        };
+        /**
+         * @description The input of a `custom_tool_call` as it grows (`delta`) and whole (`done`, with `input`). Translated
+         *     from a function call, the input arrives as one delta when the call ends.
+         */
+        ResponsesCustomToolCallInputEvent: {
+            /** @enum {string} */
+            type: "response.custom_tool_call_input.delta" | "response.custom_tool_call_input.done";
+            sequence_number: number;
+            item_id: string;
+            output_index: number;
+            delta?: string;
+            input?: string;
         };
         ResponsesReasoningSummaryPartEvent: {
             /** @enum {string} */
@@ -2211,8 +2452,8 @@ export type components = {
             };
             cache_control?: components["schemas"]["AnthropicCacheControl"];
             /**
-             * @description Anthropic's tool search loads the tool only when searched for. Other upstreams have no tool
-             *     search, so they are offered the tool like any other.
+             * @description Anthropic's tool search loads the tool only when searched for; until then the model does not
+             *     see it. Other upstreams have no tool search, so they are not offered the tool.
              */
             defer_loading?: boolean;
         };
@@ -2921,6 +3162,13 @@ export type components = {
          */
         ModelId: string;
         /**
+         * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+         *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+         *     `NOT_FOUND` naming it.
+         * @example builtin/echo
+         */
+        GeminiModelResourceName: string;
+        /**
          * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
          * @example sse
          */
@@ -3520,6 +3768,162 @@ export interface operations {
                  * @example builtin/echo
                  */
                 model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiCountTokens"];
+        responses: {
+            200: components["responses"]["GeminiCountTokensResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    generateContentByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiGenerateContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    streamGenerateContentByName: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
+                 * @example sse
+                 */
+                alt?: components["parameters"]["GeminiAlt"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiStreamResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    countTokensByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiCountTokens"];
+        responses: {
+            200: components["responses"]["GeminiCountTokensResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    generateContentByNameV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiGenerateContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    streamGenerateContentByNameV1: {
+        parameters: {
+            query?: {
+                /**
+                 * @description `sse` for server-sent events; omit it (or send `json`) for one JSON array.
+                 * @example sse
+                 */
+                alt?: components["parameters"]["GeminiAlt"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiGenerateContent"];
+        responses: {
+            200: components["responses"]["GeminiStreamResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    countTokensByNameV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
             };
             cookie?: never;
         };

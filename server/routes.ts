@@ -69,13 +69,30 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     getImageFile: createGetImageFileHandler(deps.images.storage),
     createMessage: createMessageHandler(deps.registry, deps.router),
     countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
-    generateContent: createGenerateContentHandler(deps),
-    streamGenerateContent: createStreamGenerateContentHandler(deps),
-    countTokens: createGeminiCountTokensHandler(deps.registry, deps.router),
-    generateContentV1: createGenerateContentHandler(deps),
-    streamGenerateContentV1: createStreamGenerateContentHandler(deps),
-    countTokensV1: createGeminiCountTokensHandler(deps.registry, deps.router),
+    // One handler per Gemini action serves it under both API versions and both ways of naming the model.
+    ...geminiActionHandlers(createGenerateContentHandler(deps), createStreamGenerateContentHandler(deps), createGeminiCountTokensHandler(deps.registry, deps.router)),
     listGeminiModels: createListGeminiModelsHandler(deps.registry),
     getGeminiModel: createGetGeminiModelHandler(deps.registry),
+  };
+}
+
+function geminiActionHandlers(
+  generate: ReturnType<typeof createGenerateContentHandler>,
+  stream: ReturnType<typeof createStreamGenerateContentHandler>,
+  count: ReturnType<typeof createGeminiCountTokensHandler>,
+) {
+  return {
+    generateContent: generate,
+    generateContentV1: generate,
+    generateContentByName: generate,
+    generateContentByNameV1: generate,
+    streamGenerateContent: stream,
+    streamGenerateContentV1: stream,
+    streamGenerateContentByName: stream,
+    streamGenerateContentByNameV1: stream,
+    countTokens: count,
+    countTokensV1: count,
+    countTokensByName: count,
+    countTokensByNameV1: count,
   };
 }

@@ -111,6 +111,7 @@ describe('system messages inside messages', () => {
     assert.equal(sent.messages[4].content, 'The user switched to plan mode.');
     assert.deepEqual(droppedParams(response), ['context_management']);
     assert.equal(sent.context_management, undefined);
+    assert.deepEqual(sent.tools.map((tool: Body) => tool.function.name), ['Read'], 'a deferred tool is not offered: no tool search here');
   });
 
   test('an OpenAI-compatible server gets them up front by default, since many chat templates refuse them later', async () => {

@@ -18,7 +18,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
       logger.debug({ err: error, requestId: res.getHeader('x-request-id') }, 'client left before the answer was complete');
       return;
     }
-    const gatewayError = toGatewayError(error);
+    const gatewayError = toGatewayError(error, req.body);
     if (gatewayError.status >= 500) {
       logger.error({ err: gatewayError.cause ?? gatewayError, requestId: res.getHeader('x-request-id') }, gatewayError.message);
     }

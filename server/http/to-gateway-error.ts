@@ -1,4 +1,5 @@
 import { GatewayError, type ErrorKind } from './gateway-error.js';
+import { nameOffendingItem } from './name-offending-item.js';
 
 /** The shape of express-openapi-validator's HttpError, read structurally so we need not import its classes. */
 interface ValidatorError {
@@ -21,10 +22,10 @@ interface BodyParserError {
  * errors pass through, known library errors get a precise client message, anything else becomes a
  * generic 500 (its details go to the log, never to the client).
  */
-export function toGatewayError(error: unknown): GatewayError {
+export function toGatewayError(error: unknown, body?: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   if (isBodyParserError(error)) return fromBodyParser(error);
-  if (isValidatorError(error)) return fromValidator(error);
+  if (isValidatorError(error)) return fromValidator(error, body);
   return new GatewayError('internal', 'Internal server error.', { cause: error });
 }
 
@@ -54,7 +55,8 @@ const validatorKinds: Record<number, ErrorKind> = {
   415: 'unsupported_media_type',
 };
 
-function fromValidator(error: ValidatorError): GatewayError {
+/** `body`: the request body, so that a refusal inside an array can name the item by its type or name. */
+function fromValidator(error: ValidatorError, body: unknown): GatewayError {
   const kind = validatorKinds[error.status];
   if (!kind) {
     // Only response validation (tests and development) produces 500s here; say what broke the contract.
@@ -62,8 +64,9 @@ function fromValidator(error: ValidatorError): GatewayError {
   }
   const first = error.errors?.[0];
   const param = error.status === 400 && first?.path ? paramFromPointer(first.path) : undefined;
+  const item = error.status === 400 && first?.path?.startsWith('/body/') ? nameOffendingItem(body, first.path) : undefined;
   const message =
-    error.status === 404 ? 'Unknown path. See /openapi.yaml for the operations this gateway serves.' : describe(error);
+    error.status === 404 ? 'Unknown path. See /openapi.yaml for the operations this gateway serves.' : `${describe(error)}${item ? ` (${item})` : ''}`;
   return new GatewayError(kind, message, {
     status: error.status,
     param,

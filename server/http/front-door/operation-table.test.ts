@@ -37,7 +37,11 @@ describe('OperationTable.match: one rule for every spelling', () => {
     assert.deepEqual(matched('POST', '/v1/models/ollama/llama3:8b:countTokens'), { operationId: 'countTokensV1', model: 'ollama/llama3:8b' });
     assert.deepEqual(matched('GET', '/v1/models/ollama/llama3:8b'), { operationId: 'retrieveModel', model: 'ollama/llama3:8b' });
     assert.equal(matched('POST', '/v1beta/models/m:GenerateContent'), undefined);
-    assert.equal(matched('POST', '/v1beta/models/:generateContent'), undefined, 'a model ID cannot be empty');
+    // A resource name without `models/` (what @ai-sdk/google sends for an ID with `/`) has its own operation,
+    // so `models/` with nothing after it is a model named `models/`, which the handler answers with a 404.
+    assert.deepEqual(matched('POST', '/v1beta/builtin/echo:generateContent'), { operationId: 'generateContentByName', model: 'builtin/echo' });
+    assert.deepEqual(matched('POST', '/v1beta/models/:generateContent'), { operationId: 'generateContentByName', model: 'models/' });
+    assert.equal(matched('POST', '/v1beta/:generateContent'), undefined, 'a model cannot be empty');
   });
 
   test('the method picks among a path’s operations; HEAD is GET; the query and an absolute form do not count', () => {

@@ -195,6 +195,9 @@ function convertTool(tool: MessagesToolUnion, param: string, refuse: BlockContex
   if (!isClientTool(tool)) {
     return refuse(`The tool '${tool.name}' of type '${tool.type}' is one of Anthropic's own and can only be used with models served by Anthropic.`, `${param}.type`);
   }
+  // Anthropic keeps a deferred tool out of the model's sight until its tool search finds it; other upstreams
+  // have no tool search, so they do not see it either (Claude Code defers one it says must never be called).
+  if (tool.defer_loading === true) return [];
   const definition: ToolDefinition = { name: tool.name, parameters: tool.input_schema };
   if (tool.description !== undefined) definition.description = tool.description;
   const strict = (tool as { strict?: unknown }).strict;

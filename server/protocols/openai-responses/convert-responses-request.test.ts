@@ -251,10 +251,30 @@ test('text.format and tool_choice', () => {
   assert.deepEqual(convert({ tools, tool_choice: { type: 'function', name: 'f' } }).toolChoice, { type: 'tool', name: 'f' });
 });
 
+test('namespace and custom tools become functions; hosted tools are left to the handler', () => {
+  const tools = [
+    { type: 'namespace', name: 'crm', description: 'CRM', tools: [{ type: 'function', name: 'find', parameters: { type: 'object' } }, { type: 'custom', name: 'note' }] },
+    { type: 'custom', name: 'apply_patch' },
+    { type: 'web_search' },
+  ] as unknown as ResponsesCreateRequest['tools'];
+  const converted = convert({ tools, tool_choice: { type: 'custom', name: 'apply_patch' } });
+  assert.deepEqual(converted.tools.map((tool) => tool.name), ['crm__find', 'crm__note', 'apply_patch']);
+  assert.deepEqual(converted.tools[2]!.parameters.required, ['input']);
+  assert.deepEqual(converted.toolChoice, { type: 'tool', name: 'apply_patch' });
+});
+
+test("items only OpenAI reads (hosted tools' calls, compaction) are left out for other upstreams", () => {
+  const input = [
+    { role: 'user', content: 'Search' },
+    { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'x' } },
+    { type: 'compaction', encrypted_content: 'opaque' },
+  ] as unknown as ResponsesCreateRequest['input'];
+  assert.deepEqual(convert({ input }).messages, [{ role: 'user', content: [{ type: 'text', text: 'Search' }] }]);
+});
+
 test('bad input is refused with the parameter the client named', () => {
   const call = { type: 'function_call', call_id: 'c', name: 'f', arguments: '{}' };
   rejects({ input: [{ role: 'user', content: 'a' }, call, { type: 'function_call_output', output: 'x' }] }, 'input[2].call_id');
-  rejects({ input: [{ type: 'web_search_call', id: 'ws_1' }] }, 'input[0].type', /web_search_call/);
   rejects({ input: [{ role: 'tool', content: 'x' }] }, 'input[0].role');
   rejects({ input: [{ content: 'x' }] }, 'input[0].role');
   rejects({ input: [{ role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] }, 'input[0].content[0].file_id', /file IDs are not supported/);
@@ -265,7 +285,6 @@ test('bad input is refused with the parameter the client named', () => {
   rejects({ input: [{ role: 'assistant', content: [{ type: 'input_image', image_url: 'https://e.com/i.png' }] }] }, 'input[0].content[0].type');
   rejects({ input: [{ role: 'system', content: [{ type: 'input_image', image_url: 'https://e.com/i.png' }] }] }, 'input[0].content[0].type');
   rejects({ input: [call, { type: 'function_call_output', call_id: 'c', output: [{ type: 'refusal', refusal: 'x' }] }] }, 'input[1].output[0].type');
-  rejects({ tools: [{ type: 'function', name: 'f' }, { type: 'web_search' }] }, 'tools[1].type', /only function tools are supported/);
   rejects({ tools: [{ type: 'function', name: 'f' }], tool_choice: { type: 'function', name: 'g' } }, 'tool_choice');
   rejects({ tool_choice: { type: 'file_search' } }, 'tool_choice.type');
   rejects({ tool_choice: 'any' }, 'tool_choice');

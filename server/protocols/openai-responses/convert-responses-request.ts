@@ -4,7 +4,8 @@ import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { decodeReasoningState } from './reasoning-state.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import { toMediaSource } from '../openai-chat/parse-data-url.js';
-import type { ResponsesCreateRequest, ResponsesFunctionCall, ResponsesFunctionCallOutput, ResponsesInputContent } from './wire-types.js';
+import { customInputAsArguments, customToolAsFunction, ResponsesToolNames } from './responses-tool-names.js';
+import type { ResponsesCreateRequest, ResponsesFunctionCall, ResponsesFunctionCallOutput, ResponsesFunctionTool, ResponsesInputContent } from './wire-types.js';
 import type { ResponsesInputItem, ResponsesInputMessage, ResponsesReasoning, ResponsesTextFormat } from './wire-types.js';
 
 /** The conversation before this request, which the caller rebuilds from `previous_response_id`. */
@@ -78,6 +79,13 @@ class Transcript {
         return this.addFunctionCall(item, param);
       case 'function_call_output':
         return this.addFunctionCallOutput(item, param);
+      case 'custom_tool_call':
+        return this.addFunctionCall(
+          { type: 'function_call', call_id: item.call_id, name: item.name, namespace: item.namespace ?? undefined, arguments: customInputAsArguments(item.input) },
+          param,
+        );
+      case 'custom_tool_call_output':
+        return this.addFunctionCallOutput({ type: 'function_call_output', call_id: item.call_id, output: item.output }, param);
       case 'reasoning':
         return this.addReasoning(item);
       case 'item_reference':
@@ -89,6 +97,9 @@ class Transcript {
         if ('id' in item) return this.addReference(item.id, param, references);
         return missing(`${param}.role`);
       default:
+        // The calls of hosted tools, compaction and the like (the contract lists them): only OpenAI ran those
+        // tools or can read these items, so another upstream goes without them.
+        if (typeof (item as { type?: unknown }).type === 'string') return;
         throw invalid(`Unknown input item type '${typeOf(item)}'.`, `${param}.type`);
     }
   }
@@ -117,7 +128,7 @@ class Transcript {
 
   private addFunctionCall(call: ResponsesFunctionCall, param: string): void {
     const { id, signature } = decodeToolCallId(call.call_id ?? missing(`${param}.call_id`));
-    const name = call.name ?? missing(`${param}.name`);
+    const name = ResponsesToolNames.upstreamName(call.name ?? missing(`${param}.name`), call.namespace);
     this.callNames.set(id, name);
     const args = call.arguments ?? missing(`${param}.arguments`);
     this.pushAssistant([{ type: 'tool_call', id, name, arguments: args, ...(signature ? { signature } : {}) }]);
@@ -214,21 +225,36 @@ function instructionText(part: ResponsesInputContent, param: string): string {
   throw invalid('Only text parts are allowed in system and developer messages.', `${param}.type`);
 }
 
+/**
+ * Function tools as they are; a namespace's tools and custom tools as plain functions
+ * (responses-tool-names.ts). Hosted tools are left out here: whether they are dropped or refused depends on
+ * the model (hostedToolsOf).
+ */
 function toTools(tools: ResponsesCreateRequest['tools']): ToolDefinition[] {
-  return (tools ?? []).map((tool, index) => {
+  return (tools ?? []).flatMap((tool): ToolDefinition[] => {
     switch (tool.type) {
       case 'function':
-        return {
-          name: tool.name ?? missing(`tools[${index}].name`),
-          ...(tool.description != null ? { description: tool.description } : {}),
-          parameters: tool.parameters ?? { type: 'object', properties: {} },
-          ...(tool.strict != null ? { strict: tool.strict } : {}),
-        };
+        return [functionTool(tool)];
+      case 'custom':
+        return [customToolAsFunction(tool.name, tool.description, tool.format)];
+      case 'namespace':
+        return tool.tools.map((member) => {
+          const name = ResponsesToolNames.upstreamName(member.name, tool.name);
+          return member.type === 'custom' ? customToolAsFunction(name, member.description, member.format) : { ...functionTool(member), name };
+        });
       default:
-        // Hosted tools (web_search, file_search, code_interpreter, …) run inside OpenAI; no other upstream has them.
-        throw invalid(`Tools of type '${typeOf(tool)}' are not supported; only function tools are supported.`, `tools[${index}].type`);
+        return [];
     }
   });
+}
+
+function functionTool(tool: ResponsesFunctionTool): ToolDefinition {
+  return {
+    name: tool.name,
+    ...(tool.description != null ? { description: tool.description } : {}),
+    parameters: tool.parameters ?? { type: 'object', properties: {} },
+    ...(tool.strict != null ? { strict: tool.strict } : {}),
+  };
 }
 
 function toToolChoice(choice: ResponsesCreateRequest['tool_choice'], tools: ToolDefinition[]): ToolChoice {
@@ -236,7 +262,8 @@ function toToolChoice(choice: ResponsesCreateRequest['tool_choice'], tools: Tool
   if (choice === 'auto' || choice === 'none' || choice === 'required') return { type: choice };
   if (typeof choice === 'string') throw invalid(`Unknown tool_choice '${String(choice)}'.`, 'tool_choice');
   switch (choice.type) {
-    case 'function': {
+    case 'function':
+    case 'custom': {
       const name = choice.name ?? missing('tool_choice.name');
       if (!tools.some((tool) => tool.name === name)) throw invalid(`tool_choice names '${name}', which is not in tools.`, 'tool_choice');
       return { type: 'tool', name };

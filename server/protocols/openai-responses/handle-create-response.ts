@@ -12,6 +12,7 @@ import { SseWriter } from '../../http/sse-writer.js';
 import type { ResponseStore } from '../../store/response-store.js';
 import { convertResponsesRequest, type ResponsesHistory } from './convert-responses-request.js';
 import { ownerOf, responseNotFound } from './handle-stored-responses.js';
+import { droppedHostedTools, hostedToolsOf } from './hosted-tools.js';
 import { renderResponse } from './render-response.js';
 import { readResponsesUsage } from './read-responses-usage.js';
 import { responseEcho } from './response-echo.js';
@@ -33,7 +34,7 @@ export interface ResponsesDependencies {
   retentionSeconds: number;
 }
 
-type StartedAnswer = { target: RouteTarget } & ({ forwarded: ForwardedResponse } | { translated: TranslatedAnswer });
+type StartedAnswer = { target: RouteTarget } & ({ forwarded: ForwardedResponse } | { translated: TranslatedAnswer; droppedTools: string[] });
 
 /**
  * `POST /v1/responses` on any upstream: the gateway rebuilds the conversation of `previous_response_id`
@@ -59,13 +60,15 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
     access.assertModelRequest(request, { params: responsesFeatureParams, wire: { protocol: 'openai-responses', body: req.body } });
     const stream = body.stream === true;
     const signal = requestAbortSignal(res);
+    const hostedTools = hostedToolsOf(body.tools);
 
     const started = await deps.router.run<StartedAnswer>(
       model,
       async (target) => {
         const passThrough = target.deployment.provider.responsesPassThrough;
         if (passThrough) return { target, forwarded: await startForwardedResponse(target, passThrough, { body, request, previous, lookup, signal }) };
-        return { target, translated: await startTranslatedAnswer(target, request, { stream, signal, params: responsesFeatureParams }) };
+        const droppedTools = droppedHostedTools(target.model, hostedTools);
+        return { target, droppedTools, translated: await startTranslatedAnswer(target, request, { stream, signal, params: responsesFeatureParams }) };
       },
       signal,
       access,
@@ -94,7 +97,8 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
       await sendForwardedResponse(res, context, started.forwarded, ids, started.target.deployment.provider.id, save);
       return;
     }
-    describeRoute(res, context, started.target, droppedParamNames(responsesDroppedFields, body as Record<string, unknown>, started.translated.dropped));
+    const droppedParams = [...droppedParamNames(responsesDroppedFields, body as Record<string, unknown>, started.translated.dropped), ...started.droppedTools];
+    describeRoute(res, context, started.target, droppedParams);
     await sendTranslatedResponse(res, context, body, id, started.translated, (response) => save(response, null));
   };
 }

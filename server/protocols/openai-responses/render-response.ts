@@ -4,6 +4,7 @@ import type { FinishReason, ModelResponse, Usage } from '../../core/types.js';
 import { encodeReasoningState } from './reasoning-state.js';
 import { responseErrorCode } from './response-error-code.js';
 import { newOutputItemId } from './response-ids.js';
+import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
 
 // https://platform.openai.com/docs/api-reference/responses/object
 type Schemas = components['schemas'];
@@ -54,7 +55,7 @@ export function renderResponse(response: ModelResponse, echo: ResponseEcho, opti
     ...responseSnapshot(echo, options, outcome.status),
     completed_at: outcome.status === 'completed' ? (options.completedAt ?? Math.floor(Date.now() / 1000)) : null,
     incomplete_details: outcome.incompleteDetails,
-    output: renderOutput(response.content, options.itemIds, finalItemStatus(response.finishReason)),
+    output: renderOutput(response.content, options.itemIds, finalItemStatus(response.finishReason), ResponsesToolNames.of(echo.tools)),
     usage: renderResponsesUsage(response.usage),
   };
 }
@@ -72,7 +73,7 @@ export function renderFailedResponse(
   return {
     ...responseSnapshot(echo, options, 'failed'),
     error: { code: responseErrorCode(failure.code), message: failure.message },
-    output: renderOutput(partial.content, options.itemIds, failure.interrupted ? 'incomplete' : 'completed'),
+    output: renderOutput(partial.content, options.itemIds, failure.interrupted ? 'incomplete' : 'completed', ResponsesToolNames.of(echo.tools)),
     usage: partial.usage ? renderResponsesUsage(partial.usage) : null,
   };
 }
@@ -109,14 +110,20 @@ export function responseSnapshot(echo: ResponseEcho, options: RenderResponseOpti
 }
 
 /** Answer parts → output items in content order. Empty text makes no message (a stream never opens one for it). */
-export function renderOutput(content: ModelResponse['content'], itemIds: readonly string[] | undefined, lastStatus: ItemStatus): ResponsesOutputItem[] {
+export function renderOutput(
+  content: ModelResponse['content'],
+  itemIds: readonly string[] | undefined,
+  lastStatus: ItemStatus,
+  names: ResponsesToolNames,
+): ResponsesOutputItem[] {
   const shown = content.filter((part) => part.type !== 'text' || part.text !== '');
   return shown.map((part, index) =>
-    renderOutputItem(part, itemIds?.[index] ?? newOutputItemId(part.type), index === shown.length - 1 ? lastStatus : 'completed'),
+    renderOutputItem(part, itemIds?.[index] ?? newOutputItemId(part.type), index === shown.length - 1 ? lastStatus : 'completed', names),
   );
 }
 
-export function renderOutputItem(part: OutputPart, id: string, status: ItemStatus): ResponsesOutputItem {
+/** One answer part as an output item; `names` turns a tool call back into the client's tool (responses-tool-names.ts). */
+export function renderOutputItem(part: OutputPart, id: string, status: ItemStatus, names: ResponsesToolNames): ResponsesOutputItem {
   switch (part.type) {
     case 'text':
       return {
@@ -126,9 +133,16 @@ export function renderOutputItem(part: OutputPart, id: string, status: ItemStatu
         role: 'assistant',
         content: [{ type: 'output_text', text: part.text, annotations: [], logprobs: [] }],
       };
-    case 'tool_call':
+    case 'tool_call': {
       // The Gemini thought signature rides in `call_id`, which clients echo verbatim in `function_call_output`.
-      return { type: 'function_call', id, call_id: encodeToolCallId(part.id, part.signature), name: part.name, arguments: part.arguments, status };
+      const callId = encodeToolCallId(part.id, part.signature);
+      const tool = names.clientTool(part.name);
+      const namespace = tool.namespace ? { namespace: tool.namespace } : {};
+      if (tool.kind === 'custom') {
+        return { type: 'custom_tool_call', id, call_id: callId, name: tool.name, ...namespace, input: customInputFromArguments(part.arguments), status };
+      }
+      return { type: 'function_call', id, call_id: callId, name: tool.name, ...namespace, arguments: part.arguments, status };
+    }
     case 'reasoning': {
       // Reasoning text goes in `summary`: that is what Codex and the AI SDK show. Signatures and redacted
       // reasoning are opaque and must come back unchanged (see reasoning-state.ts).

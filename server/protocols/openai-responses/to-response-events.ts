@@ -14,6 +14,7 @@ import {
 } from './render-response.js';
 import { errorEvent, responseErrorFields } from './response-error-event.js';
 import { newOutputItemId } from './response-ids.js';
+import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
 
 // https://platform.openai.com/docs/api-reference/responses-streaming
 export type ResponsesStreamEvent = components['schemas']['ResponsesStreamEvent'];
@@ -69,11 +70,14 @@ class ResponseEventBuilder {
   private open: OpenItem | undefined;
   private finishReason: FinishReason = 'stop';
   private usage: Usage | undefined;
+  private readonly names: ResponsesToolNames;
 
   constructor(
     private readonly echo: ResponseEcho,
     private readonly options: ResponseEventsOptions,
-  ) {}
+  ) {
+    this.names = ResponsesToolNames.of(echo.tools);
+  }
 
   accept(event: StreamEvent): Draft[] {
     switch (event.type) {
@@ -154,8 +158,9 @@ class ResponseEventBuilder {
     if (!item) return [];
     item.part.arguments += delta;
     // A delta for a call whose item is already done (an upstream that interleaves calls) cannot be streamed,
-    // but it still reaches the final response, which is what the SDK keeps.
-    if (item !== this.open || !delta) return [];
+    // but it still reaches the final response, which is what the SDK keeps. A custom tool's input is inside
+    // the JSON arguments, so it is sent whole when the call ends.
+    if (item !== this.open || !delta || this.isCustomCall(item.part)) return [];
     return [{ type: 'response.function_call_arguments.delta', ...where(item), delta }];
   }
 
@@ -171,18 +176,22 @@ class ResponseEventBuilder {
     this.content.push(part);
     this.ids.push(item.id);
     this.open = item;
-    drafts.push({ type: 'response.output_item.added', output_index: item.outputIndex, item: startedItem(part, item.id) });
+    drafts.push({ type: 'response.output_item.added', output_index: item.outputIndex, item: startedItem(part, item.id, this.names) });
     if (part.type === 'text') {
       drafts.push({ type: 'response.content_part.added', ...where(item), content_index: 0, part: outputText('') });
     }
     return item;
   }
 
+  private isCustomCall(part: OutputPart): boolean {
+    return part.type === 'tool_call' && this.names.clientTool(part.name).kind === 'custom';
+  }
+
   private close(status: ItemStatus): Draft[] {
     const item = this.open;
     if (!item) return [];
     this.open = undefined;
-    const done: Draft = { type: 'response.output_item.done', output_index: item.outputIndex, item: renderOutputItem(item.part, item.id, status) };
+    const done: Draft = { type: 'response.output_item.done', output_index: item.outputIndex, item: renderOutputItem(item.part, item.id, status, this.names) };
     const part = item.part;
     switch (part.type) {
       case 'text':
@@ -191,8 +200,15 @@ class ResponseEventBuilder {
           { type: 'response.content_part.done', ...where(item), content_index: 0, part: outputText(part.text) },
           done,
         ];
-      case 'tool_call':
-        return [{ type: 'response.function_call_arguments.done', ...where(item), name: part.name, arguments: part.arguments }, done];
+      case 'tool_call': {
+        if (this.isCustomCall(part)) {
+          const input = customInputFromArguments(part.arguments);
+          const delta: Draft[] = input ? [{ type: 'response.custom_tool_call_input.delta', ...where(item), delta: input }] : [];
+          return [...delta, { type: 'response.custom_tool_call_input.done', ...where(item), input }, done];
+        }
+        const name = this.names.clientTool(part.name).name;
+        return [{ type: 'response.function_call_arguments.done', ...where(item), name, arguments: part.arguments }, done];
+      }
       case 'reasoning':
         if (!item.summaryStarted) return [done];
         return [
@@ -211,8 +227,8 @@ const outputText = (text: string) => ({ type: 'output_text' as const, text, anno
 const noUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 });
 
 /** The item as `output_item.added` shows it: a message starts with no content parts. */
-function startedItem(part: OutputPart, id: string): ResponsesOutputItem {
-  const item = renderOutputItem(part, id, 'in_progress');
+function startedItem(part: OutputPart, id: string, names: ResponsesToolNames): ResponsesOutputItem {
+  const item = renderOutputItem(part, id, 'in_progress', names);
   return item.type === 'message' ? { ...item, content: [] } : item;
 }
 
