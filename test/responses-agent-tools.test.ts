@@ -114,6 +114,7 @@ describe('Codex tools on an upstream without them', () => {
     const final = await stream.finalResponse();
     const call = final.output[0] as Body;
     assert.equal(call.type, 'custom_tool_call');
+    assert.match(call.id, /^ctc_[0-9a-f]{48}$/, "OpenAI's prefix for custom tool calls");
     assert.equal(call.name, 'apply_patch');
     assert.equal(call.input, patch);
     assert.ok(types.includes('response.custom_tool_call_input.delta'));

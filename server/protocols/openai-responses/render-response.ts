@@ -3,7 +3,7 @@ import { encodeToolCallId } from '../../core/tool-call-signature.js';
 import type { FinishReason, ModelResponse, Usage } from '../../core/types.js';
 import { encodeReasoningState } from './reasoning-state.js';
 import { responseErrorCode } from './response-error-code.js';
-import { newOutputItemId } from './response-ids.js';
+import { newOutputItemId, newPrefixedId } from './response-ids.js';
 import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
 
 // https://platform.openai.com/docs/api-reference/responses/object
@@ -118,8 +118,13 @@ export function renderOutput(
 ): ResponsesOutputItem[] {
   const shown = content.filter((part) => part.type !== 'text' || part.text !== '');
   return shown.map((part, index) =>
-    renderOutputItem(part, itemIds?.[index] ?? newOutputItemId(part.type), index === shown.length - 1 ? lastStatus : 'completed', names),
+    renderOutputItem(part, itemIds?.[index] ?? newItemIdFor(part, names), index === shown.length - 1 ? lastStatus : 'completed', names),
   );
+}
+
+/** A new ID for the item a part becomes: as newOutputItemId, and `ctc_` for a call of a custom tool, as OpenAI's. */
+export function newItemIdFor(part: OutputPart, names: ResponsesToolNames): string {
+  return part.type === 'tool_call' && names.clientTool(part.name).kind === 'custom' ? newPrefixedId('ctc') : newOutputItemId(part.type);
 }
 
 /** One answer part as an output item; `names` turns a tool call back into the client's tool (responses-tool-names.ts). */

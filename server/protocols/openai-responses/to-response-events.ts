@@ -2,6 +2,7 @@ import type { components } from '../../../generated/api.js';
 import type { FinishReason, ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from '../../core/types.js';
 import {
   finalItemStatus,
+  newItemIdFor,
   renderFailedResponse,
   renderOutputItem,
   renderResponse,
@@ -13,7 +14,6 @@ import {
   type ResponsesOutputItem,
 } from './render-response.js';
 import { errorEvent, responseErrorFields } from './response-error-event.js';
-import { newOutputItemId } from './response-ids.js';
 import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
 
 // https://platform.openai.com/docs/api-reference/responses-streaming
@@ -172,7 +172,7 @@ class ResponseEventBuilder {
 
   private begin<P extends OutputPart>(part: P, drafts: Draft[]): OpenItem<P> {
     drafts.push(...this.close('completed'));
-    const item: OpenItem<P> = { id: newOutputItemId(part.type), outputIndex: this.content.length, part, summaryStarted: false };
+    const item: OpenItem<P> = { id: newItemIdFor(part, this.names), outputIndex: this.content.length, part, summaryStarted: false };
     this.content.push(part);
     this.ids.push(item.id);
     this.open = item;
