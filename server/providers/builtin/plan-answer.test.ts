@@ -4,7 +4,7 @@ import { countTextTokens } from '../../core/token-counter.js';
 import type { Message, ModelRequest, ToolDefinition } from '../../core/types.js';
 import { NO_TEXT_REPLY } from './compose-reply-text.js';
 import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
-import { planAnswer } from './plan-answer.js';
+import { defaultMaxOutputTokens, planAnswer } from './plan-answer.js';
 
 const request = modelRequest;
 const say = userSays;
@@ -19,6 +19,13 @@ const weather: ToolDefinition = {
 const clock: ToolDefinition = { name: 'get_time', parameters: { type: 'object', properties: { zone: { type: 'string' } } } };
 
 describe('planAnswer: plain chat', () => {
+  it('says at most defaultMaxOutputTokens when the request sets no limit, as a real model would', () => {
+    const plan = planAnswer(request([say('word '.repeat(3 * defaultMaxOutputTokens))]));
+    assert.equal(plan.finishReason, 'length');
+    assert.equal(plan.outputTokens, defaultMaxOutputTokens);
+    assert.equal(planAnswer(request([say('word '.repeat(3 * defaultMaxOutputTokens))], { maxOutputTokens: 10_000 })).outputTokens, 10_000);
+  });
+
   it('echoes the last user message, text parts joined with a space', () => {
     const plan = planAnswer(request([say('first'), { role: 'assistant', content: [{ type: 'text', text: 'ok' }] }, {
       role: 'user',

@@ -19,7 +19,8 @@ export type AnswerPlan =
  *    call the chosen tool with arguments derived from its schema and the user's text;
  * 2. last message carries tool results → describe them (`Tool get_weather returned: …`);
  * 3. otherwise echo the last user message (`You said: …`).
- * Text answers then follow `responseFormat` and `stopSequences`; everything follows `maxOutputTokens`.
+ * Text answers then follow `responseFormat` and `stopSequences`; everything follows `maxOutputTokens`, or
+ * {@link defaultMaxOutputTokens} when the request sets none.
  *
  * @example planAnswer(request) // → { kind: 'text', text: 'You said: hi', finishReason: 'stop', outputTokens: 4 }
  */
@@ -30,14 +31,22 @@ export function planAnswer(request: ModelRequest): AnswerPlan {
     const args = JSON.stringify(deriveJsonFromSchema(tool.parameters, joinText(last?.content ?? [])));
     // Hashing the conversation keeps IDs stable per request yet distinct across turns.
     const id = `call_${deriveId(JSON.stringify([request.messages, tool.name, args]))}`;
-    return { kind: 'tool_call', id, name: tool.name, ...limitToolCall(tool.name, args, request.maxOutputTokens) };
+    return { kind: 'tool_call', id, name: tool.name, ...limitToolCall(tool.name, args, outputLimit(request)) };
   }
   const answeringToolResults = hasToolResults(last);
   const plain = answeringToolResults ? describeToolResults(request.messages, last) : composeEcho(request.messages);
   const source = answeringToolResults ? plain : joinText(findLastUserMessage(request.messages)?.content ?? []);
   const text = formatAnswer(request.responseFormat, plain, source);
-  return { kind: 'text', ...limitText(text, request.stopSequences, request.maxOutputTokens) };
+  return { kind: 'text', ...limitText(text, request.stopSequences, outputLimit(request)) };
 }
+
+/**
+ * The most the built-in model says when the request names no limit, as every real model has an output limit:
+ * without one, echoing a 400 kB prompt streamed 80,000 chunks over 15 seconds.
+ */
+export const defaultMaxOutputTokens = 4096;
+
+const outputLimit = (request: ModelRequest): number => request.maxOutputTokens ?? defaultMaxOutputTokens;
 
 /**
  * The tool to call, or undefined to answer in text. `{ type: 'tool' }` naming a tool that was not offered
