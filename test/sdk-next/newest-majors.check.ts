@@ -27,10 +27,12 @@ for (const [name, range] of Object.entries(dependencies).filter(([name]) => name
   });
 }
 
-test('better-sqlite3 works on this Node', async () => {
-  const { default: Database } = await import('better-sqlite3');
+test("the gateway's better-sqlite3 on this Node is 13, from the root install, and works", async () => {
+  const { loadSqlite, sqliteModuleName } = await import('../../server/store/load-sqlite.mjs');
+  assert.equal(sqliteModuleName, 'better-sqlite3-node22');
+  const Database = await loadSqlite();
   const db = new Database(':memory:');
   assert.deepEqual(db.prepare('select 40 + 2 as answer').get(), { answer: 42 });
   db.close();
-  assert.ok(fileURLToPath(import.meta.resolve('better-sqlite3')).includes('/test/sdk-next/node_modules/'));
+  assert.ok(!fileURLToPath(import.meta.resolve(sqliteModuleName)).includes('/test/sdk-next/'), 'what npm install gives a user');
 });

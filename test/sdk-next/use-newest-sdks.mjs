@@ -1,7 +1,7 @@
 // Loaded with `--import` (through NODE_OPTIONS, so spawned gateways and CLIs get it too) by
 // scripts/test-sdk-next.mjs: the packages this folder's package.json names are resolved from its
 // node_modules instead of the root's, so the repository's test files run unchanged against the newest SDK
-// majors, and the gateway loads the better-sqlite3 that works on this Node (13; see scripts/test-sdk-next.mjs).
+// majors.
 // Synchronous hooks (module.registerHooks, Node >= 22.15) run in this thread and also cover plain require()
 // (not the require() that tsx installs in test files, which only use import).
 import { readFileSync } from 'node:fs';
