@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
 import { countTextTokens } from '../server/core/token-counter.js';
-import { assertMatchesSchema } from './helpers/contract-schemas.js';
+import { collectImageEvents, type ImageStreamEvent } from './helpers/collect-image-events.js';
 import { makeImage, meanDifference } from './helpers/images.js';
 import { ledgerRow } from './helpers/ledger-row.js';
 import { parseNamedSse } from './helpers/named-sse.js';
@@ -21,18 +21,7 @@ before(async () => {
 });
 after(() => gateway.close());
 
-type StreamEvent = OpenAI.Images.ImageGenStreamEvent | OpenAI.Images.ImageEditStreamEvent;
-
-async function collect(stream: AsyncIterable<StreamEvent>, schema: 'ImagesGenerationStreamEvent' | 'ImagesEditStreamEvent'): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) {
-    assertMatchesSchema(schema, event);
-    events.push(event);
-  }
-  return events;
-}
-
-const decode = (event: StreamEvent) => Buffer.from(event.b64_json, 'base64');
+const decode = (event: ImageStreamEvent) => Buffer.from(event.b64_json, 'base64');
 
 async function assertImage(bytes: Buffer, format: string, width: number, height: number): Promise<void> {
   const metadata = await sharp(bytes).metadata();
@@ -47,7 +36,7 @@ describe('images.generate with stream: true', () => {
       .withResponse();
     assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
     assert.equal(response.headers.get('x-gateway-model'), 'builtin/image');
-    const events = await collect(stream, 'ImagesGenerationStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
     assert.deepEqual(
       events.map((event) => [event.type, 'partial_image_index' in event ? event.partial_image_index : undefined]),
       [
@@ -91,7 +80,7 @@ describe('images.generate with stream: true', () => {
   test('a size outside OpenAI’s three is `auto` in the events, while the images have the asked size; jpeg and webp partials', async () => {
     for (const format of ['jpeg', 'webp'] as const) {
       const stream = await openai.images.generate({ model: 'builtin/image', prompt: 'A house by a lake', size: '256x256', output_format: format, stream: true, partial_images: 3 });
-      const events = await collect(stream, 'ImagesGenerationStreamEvent');
+      const events = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
       assert.equal(events.length, 4);
       for (const event of events) {
         assert.deepEqual([event.size, event.output_format], ['auto', format]);
@@ -101,13 +90,13 @@ describe('images.generate with stream: true', () => {
   });
 
   test('without partial_images only the final image comes; n: 2 sends each image with its own partials', async () => {
-    const alone = await collect(await openai.images.generate({ model: 'builtin/image', prompt: 'A boat', size: '256x256', stream: true }), 'ImagesGenerationStreamEvent');
+    const alone = await collectImageEvents(await openai.images.generate({ model: 'builtin/image', prompt: 'A boat', size: '256x256', stream: true }), 'ImagesGenerationStreamEvent');
     assert.deepEqual(alone.map((event) => event.type), ['image_generation.completed']);
 
     const { data: stream, response } = await openai.images
       .generate({ model: 'builtin/image', prompt: 'Two boats', size: '256x256', n: 2, stream: true, partial_images: 1 })
       .withResponse();
-    const two = await collect(stream, 'ImagesGenerationStreamEvent');
+    const two = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
     assert.deepEqual(two.map((event) => event.type), ['image_generation.partial_image', 'image_generation.completed', 'image_generation.partial_image', 'image_generation.completed']);
     assert.notEqual(two[1]!.b64_json, two[3]!.b64_json);
     const row = await ledgerRow(gateway.origin, gateway.apiKey, response.headers.get('x-request-id')!);
@@ -115,7 +104,7 @@ describe('images.generate with stream: true', () => {
   });
 
   test('a transparent background stays transparent in the partial images', async () => {
-    const events = await collect(
+    const events = await collectImageEvents(
       await openai.images.generate({ model: 'builtin/image', prompt: 'A yellow star', size: '256x256', background: 'transparent', stream: true, partial_images: 1 }),
       'ImagesGenerationStreamEvent',
     );
@@ -146,7 +135,7 @@ describe('images.edit with stream: true', () => {
     const { data: stream, response } = await openai.images
       .edit({ model: 'builtin/image-edit', image: await toFile(await makeImage('png', 96, 64), 'photo.png'), prompt, size: '1024x1536', stream: true, partial_images: 1 })
       .withResponse();
-    const events = await collect(stream, 'ImagesEditStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesEditStreamEvent');
     assert.deepEqual(events.map((event) => event.type), ['image_edit.partial_image', 'image_edit.completed']);
     for (const event of events) await assertImage(decode(event), 'png', 1024, 1536);
     assert.ok((await meanDifference(decode(events[1]!), decode(events[0]!))) > 0.1, 'the partial image is not yet the final one');
@@ -160,7 +149,7 @@ describe('images.edit with stream: true', () => {
 
   test('keeping the source size (not one of OpenAI’s) says `auto`; stream=false answers JSON', async () => {
     const image = await toFile(await makeImage('webp', 40, 30), 'small.webp');
-    const events = await collect(await openai.images.edit({ model: 'builtin/image-edit', image, prompt: 'invert', output_format: 'webp', stream: true }), 'ImagesEditStreamEvent');
+    const events = await collectImageEvents(await openai.images.edit({ model: 'builtin/image-edit', image, prompt: 'invert', output_format: 'webp', stream: true }), 'ImagesEditStreamEvent');
     assert.deepEqual(events.map((event) => [event.type, event.size, event.output_format]), [['image_edit.completed', 'auto', 'webp']]);
     await assertImage(decode(events[0]!), 'webp', 40, 30);
 

@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import sharp from 'sharp';
 import { Response, type FormData } from 'undici';
-import { assertMatchesSchema } from './helpers/contract-schemas.js';
+import { collectImageEvents } from './helpers/collect-image-events.js';
 import type { RecordedRequest } from './helpers/fake-upstream.js';
 import { makeImage } from './helpers/images.js';
 import { ledgerRow } from './helpers/ledger-row.js';
@@ -16,17 +16,6 @@ import { fixtureJson } from './helpers/upstream-fixtures.js';
 import { startUpstreamGateway, upstreamModel, type UpstreamGateway } from './helpers/upstream-gateway.js';
 
 const imageModel = { capabilities: ['image_generation', 'image_edit'] };
-
-type StreamEvent = OpenAI.Images.ImageGenStreamEvent | OpenAI.Images.ImageEditStreamEvent;
-
-async function collect(stream: AsyncIterable<StreamEvent>, schema: 'ImagesGenerationStreamEvent' | 'ImagesEditStreamEvent'): Promise<StreamEvent[]> {
-  const events: StreamEvent[] = [];
-  for await (const event of stream) {
-    assertMatchesSchema(schema, event);
-    events.push(event);
-  }
-  return events;
-}
 
 /** Format and size as the image's header says (the recorded Gemini image is cut short after its header). */
 async function described(b64: string): Promise<[string | undefined, number | undefined, number | undefined]> {
@@ -53,7 +42,7 @@ describe('openai upstream: the image stream forwarded', () => {
     const { data: stream, response } = await setup.openai.images
       .generate({ model: 'test-model', prompt: 'A baby sea otter', size: '1024x1536', response_format: 'b64_json', stream: true, partial_images: 2 })
       .withResponse();
-    const events = await collect(stream, 'ImagesGenerationStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
 
     const [request] = setup.upstream.requests;
     assert.equal(request!.url, '/v1/images/generations');
@@ -75,7 +64,7 @@ describe('openai upstream: the image stream forwarded', () => {
     setup.upstream.requests.length = 0;
     setup.upstream.enqueue({ sse: sent });
     const stream = await setup.openai.images.edit({ model: 'test-model', image: await toFile(source, 'a.png'), prompt: 'Add a red hat', stream: true, partial_images: 1 });
-    const events = await collect(stream, 'ImagesEditStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesEditStreamEvent');
     assert.deepEqual(events.map((event) => event.type), ['image_edit.partial_image', 'image_edit.completed']);
     assert.deepEqual(events, sent.map((event) => JSON.parse(event.data)));
     const form = await receivedForm(setup.upstream.requests[0]!);
@@ -130,7 +119,7 @@ describe('openai-compatible upstream: answered whole, sent as completed events',
     const { data: stream, response } = await setup.openai.images
       .generate({ model: 'test-model', prompt: 'A lighthouse', stream: true, partial_images: 2 })
       .withResponse();
-    const events = await collect(stream, 'ImagesGenerationStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
     assert.deepEqual(setup.upstream.requests[0]!.json, { model: upstreamModel, prompt: 'A lighthouse' });
     assert.equal(events.length, 1);
     const [completed] = events as OpenAI.Images.ImageGenCompletedEvent[];
@@ -158,7 +147,7 @@ describe('gemini upstream: each image as one completed event', () => {
     const { data: stream, response } = await setup.openai.images
       .generate({ model: 'test-model', prompt: 'An axolotl', size: '1024x1024', stream: true, partial_images: 1 })
       .withResponse();
-    const events = await collect(stream, 'ImagesGenerationStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesGenerationStreamEvent');
     assert.equal(setup.upstream.requests[0]!.url, `/v1beta/models/${upstreamModel}:generateContent`);
     const inline = recorded.candidates[0]!.content.parts.find((part) => part.inlineData)!.inlineData!.data;
     assert.equal(events.length, 1);
@@ -179,7 +168,7 @@ describe('gemini upstream: each image as one completed event', () => {
     const { data: stream, response } = await setup.openai.images
       .edit({ model: 'test-model', image: await toFile(await makeImage('png'), 'a.png'), prompt: 'Add a hat', n: 2, stream: true })
       .withResponse();
-    const events = await collect(stream, 'ImagesEditStreamEvent');
+    const events = await collectImageEvents(stream, 'ImagesEditStreamEvent');
     assert.deepEqual(events.map((event) => event.type), ['image_edit.completed', 'image_edit.completed']);
     assert.equal(setup.upstream.requests.length, 2);
     const row = await ledgerRow(setup.gateway.origin, setup.gateway.apiKey, response.headers.get('x-request-id')!);
