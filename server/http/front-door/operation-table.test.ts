@@ -42,6 +42,7 @@ describe('OperationTable.match: one rule for every spelling', () => {
     assert.deepEqual(matched('POST', '/v1beta/builtin/echo:generateContent'), { operationId: 'generateContentByName', model: 'builtin/echo' });
     assert.deepEqual(matched('POST', '/v1beta/models/:generateContent'), { operationId: 'generateContentByName', model: 'models/' });
     assert.equal(matched('POST', '/v1beta/:generateContent'), undefined, 'a model cannot be empty');
+    assert.equal(table.familyOfUnmatched('/v1/:generateContent').family, 'gemini', 'but the 404 is in the shape of the operation it misses');
   });
 
   test('the method picks among a path’s operations; HEAD is GET; the query and an absolute form do not count', () => {

@@ -102,7 +102,9 @@ function matchSegments(template: readonly PathSegment[], segments: readonly stri
       continue;
     }
     // A parameter allowing slashes is the template's last part (the generator checks) and takes the rest.
-    const value = parameterValue(part.slashes ? segments.slice(index).join('/') : segments[index]!, part.suffix, same);
+    // Guessing an unmatched target's family (fold), an empty parameter still says whose path it was:
+    // `/v1/:generateContent` is a Gemini call without its model.
+    const value = parameterValue(part.slashes ? segments.slice(index).join('/') : segments[index]!, part.suffix, same, fold);
     if (value === undefined) return undefined;
     pathParams[part.param] = value;
     if (part.slashes) return pathParams;
@@ -110,9 +112,12 @@ function matchSegments(template: readonly PathSegment[], segments: readonly stri
   return segments.length === template.length ? pathParams : undefined;
 }
 
-/** The decoded value before the parameter's literal suffix; undefined when the suffix is not there or leaves nothing. */
-function parameterValue(raw: string, suffix: string, same: (a: string, b: string) => boolean): string | undefined {
-  if (raw.length <= suffix.length || !same(raw.slice(raw.length - suffix.length), suffix)) return undefined;
+/**
+ * The decoded value before the parameter's literal suffix; undefined when the suffix is not there or leaves
+ * nothing (unless `allowEmpty`).
+ */
+function parameterValue(raw: string, suffix: string, same: (a: string, b: string) => boolean, allowEmpty: boolean): string | undefined {
+  if (raw.length < suffix.length || (raw.length === suffix.length && !allowEmpty) || !same(raw.slice(raw.length - suffix.length), suffix)) return undefined;
   return decodeLeniently(raw.slice(0, raw.length - suffix.length));
 }
 
