@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { defaultConfig } from '../server/config/default-config.js';
 import { adminApi } from './helpers/admin-api.js';
+import { awayFromMinuteEdge } from './helpers/minute-window.js';
 import { startGateway } from './helpers/start-gateway.js';
 
 async function mint(origin: string, parentKey: string, name: string): Promise<{ key: string; shares_limits_with: string | null }> {
@@ -32,6 +33,7 @@ test('a family of minted keys stays within the requests per minute of the key th
     for (const minted of [child, grandchild, sibling]) assert.equal(minted.shares_limits_with, parent.id, 'every descendant counts against the first key');
 
     const keys = [parent.key, child.key, grandchild.key, sibling.key];
+    await awayFromMinuteEdge();
     const statuses: number[] = [];
     for (let index = 0; index < 20; index++) {
       const client = new OpenAI({ apiKey: keys[index % keys.length], baseURL: `${gateway.origin}/v1`, maxRetries: 0 });

@@ -11,6 +11,7 @@ import { configSchema } from '../server/config/config-schema.js';
 import { connectTestRedis } from '../server/limits/limit-stores-for-tests.js';
 import { openDatabase } from '../server/store/database.js';
 import { adminApi } from './helpers/admin-api.js';
+import { awayFromMinuteEdge } from './helpers/minute-window.js';
 import { runKeysCli, spawnGateway } from './helpers/spawn-gateway.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 import { postgresSchemaUrl, redisUrl } from './helpers/test-databases.js';
@@ -38,11 +39,6 @@ async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean
   return value;
 }
 
-/** Fixed-minute limits: start a burst early in a minute, so it cannot straddle two windows. */
-async function awayFromMinuteEdge(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 45_000) await sleep(60_000 - intoMinute + 50);
-}
 
 describe('accounts and keys through the admin API', () => {
   let gateway: TestGateway;
