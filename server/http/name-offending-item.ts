@@ -1,3 +1,5 @@
+import { asRecord } from '../providers/upstream/parse-json.js';
+
 /**
  * What a validation error's path points at, in words: `tools[4] is the 'web_search' tool`. A path such
  * as `/body/tools/4/type` alone leaves the client counting array items to learn which of its tools (or
@@ -13,14 +15,15 @@ export function nameOffendingItem(body: unknown, pointer: string): string | unde
   let param = '';
   let named: string | undefined;
   for (const segment of segments) {
+    const record = asRecord(value);
     if (Array.isArray(value) && /^\d+$/.test(segment)) {
       value = value[Number(segment)];
       param = `${param}[${segment}]`;
       const label = labelOf(value);
       // The innermost labelled item is the most precise.
       if (label) named = `${param} is {${label}}`;
-    } else if (isRecord(value)) {
-      value = value[segment];
+    } else if (record) {
+      value = record[segment];
       param = param ? `${param}.${segment}` : segment;
     } else {
       break;
@@ -32,11 +35,8 @@ export function nameOffendingItem(body: unknown, pointer: string): string | unde
 const labelFields = ['type', 'role', 'name', 'server_label'] as const;
 
 function labelOf(value: unknown): string | undefined {
-  if (!isRecord(value)) return undefined;
-  const parts = labelFields.flatMap((field) => (typeof value[field] === 'string' ? [`${field}: '${String(value[field]).slice(0, 64)}'`] : []));
+  const item = asRecord(value);
+  if (!item) return undefined;
+  const parts = labelFields.flatMap((field) => (typeof item[field] === 'string' ? [`${field}: '${String(item[field]).slice(0, 64)}'`] : []));
   return parts.length ? parts.join(', ') : undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

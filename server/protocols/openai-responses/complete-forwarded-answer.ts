@@ -3,7 +3,7 @@
 // without their `name` and fails responses with codes its spec does not list (`insufficient_quota`), and
 // other servers that speak Responses may do the same. A client then reads a forwarded answer with the same
 // types as a translated one.
-import { asRecord } from '../../providers/upstream/parse-json.js';
+import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { responseErrorCode } from './response-error-code.js';
 
 /**
@@ -38,21 +38,14 @@ export class FunctionCallNames {
   /** The event's data, with `name` added where it was missing. */
   complete(type: string, data: string): string {
     if (type === 'response.output_item.added') {
-      const item = asRecord(asRecord(parse(data))?.item);
+      const item = asRecord(asRecord(parseJson(data))?.item);
       if (item?.type === 'function_call' && typeof item.id === 'string' && typeof item.name === 'string') this.names.set(item.id, item.name);
       return data;
     }
     if (type !== 'response.function_call_arguments.done') return data;
-    const event = asRecord(parse(data));
+    // A garbled event (undefined here) goes on as it came.
+    const event = asRecord(parseJson(data));
     const name = typeof event?.item_id === 'string' ? this.names.get(event.item_id) : undefined;
     return event && typeof event.name !== 'string' && name !== undefined ? JSON.stringify({ ...event, name }) : data;
-  }
-}
-
-function parse(data: string): unknown {
-  try {
-    return JSON.parse(data) as unknown;
-  } catch {
-    return undefined; // the upstream's garbled event goes on as it came
   }
 }

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '../../core/types.js';
+import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 
 /**
  * How a Responses client's function, namespace and custom tools are offered to an upstream that knows only
@@ -24,12 +25,14 @@ export class ResponsesToolNames {
   private readonly byUpstreamName = new Map<string, ClientTool>();
 
   private constructor(tools: readonly unknown[]) {
-    for (const tool of tools) {
-      if (!isRecord(tool) || typeof tool.name !== 'string') continue;
+    for (const value of tools) {
+      const tool = asRecord(value);
+      if (!tool || typeof tool.name !== 'string') continue;
       if (tool.type === 'custom') this.add({ kind: 'custom', name: tool.name });
       if (tool.type === 'namespace' && Array.isArray(tool.tools)) {
-        for (const member of tool.tools) {
-          if (!isRecord(member) || typeof member.name !== 'string') continue;
+        for (const memberValue of tool.tools) {
+          const member = asRecord(memberValue);
+          if (!member || typeof member.name !== 'string') continue;
           this.add({ kind: member.type === 'custom' ? 'custom' : 'function', name: member.name, namespace: tool.name });
         }
       }
@@ -58,7 +61,8 @@ export class ResponsesToolNames {
 
 /** A custom tool as the function an upstream without custom tools is offered. */
 export function customToolAsFunction(name: string, description: string | null | undefined, format: unknown): ToolDefinition {
-  const grammar = isRecord(format) && format.type === 'grammar' && typeof format.definition === 'string' ? format : undefined;
+  const spec = asRecord(format);
+  const grammar = spec?.type === 'grammar' && typeof spec.definition === 'string' ? spec : undefined;
   const inputDescription = grammar
     ? `The tool's free-form input, which must follow this ${String(grammar.syntax ?? '')} grammar:\n${grammar.definition}`
     : "The tool's free-form input, as plain text.";
@@ -84,15 +88,6 @@ export function customInputAsArguments(input: string): string {
  * model that ignored the schema) are passed on whole rather than lost.
  */
 export function customInputFromArguments(args: string): string {
-  try {
-    const parsed: unknown = JSON.parse(args);
-    if (isRecord(parsed) && typeof parsed[customInputField] === 'string') return parsed[customInputField];
-  } catch {
-    // Not JSON: the model wrote the input itself.
-  }
-  return args;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  const input = asRecord(parseJson(args))?.[customInputField];
+  return typeof input === 'string' ? input : args;
 }
