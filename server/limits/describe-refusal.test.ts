@@ -7,10 +7,22 @@ import { planReserveChecks } from './plan-reserve-checks.js';
 const t0 = Date.UTC(2030, 4, 14, 12, 30, 15);
 
 test('messages name the scope and the limit, with dollars as configured', () => {
-  const [check] = planReserveChecks([{ id: 'account:acct_1', limits: { spend_per_day_usd: 0.005 } }], 0, t0, 60_000);
-  assert.equal(describeRefusal(check, 5000, t0).message, 'Spend limit reached for account acct_1: $0.005 per UTC day. Try again in 12 h.');
-  const [unnamed] = planReserveChecks([{ id: 'global', limits: { requests_per_minute: 60 } }], 0, t0, 60_000);
-  assert.equal(describeRefusal(unnamed, 60, t0).message, 'Rate limit reached for global: 60 requests per minute. Try again in 45 s.');
+  const amounts = { tokens: 0, costMicros: 100, microsPerGrantedToken: 0 };
+  const [check] = planReserveChecks([{ id: 'account:acct_1', limits: { spend_per_day_usd: 0.005 } }], amounts, t0, 60_000);
+  assert.equal(describeRefusal(check!, 5000, t0, 100).message, 'Spend limit reached for account acct_1: $0.005 per UTC day. Try again in 12 h.');
+  const [unnamed] = planReserveChecks([{ id: 'global', limits: { requests_per_minute: 60 } }], amounts, t0, 60_000);
+  assert.equal(describeRefusal(unnamed!, 60, t0, 1).message, 'Rate limit reached for global: 60 requests per minute. Try again in 45 s.');
+});
+
+test('a request whose worst case alone exceeds a limit is told so, and that waiting will not help', () => {
+  const amounts = { tokens: 0, costMicros: 12_500, microsPerGrantedToken: 0 };
+  const [check] = planReserveChecks([{ id: 'key:key_2', limits: { spend_per_day_usd: 0.01 } }], amounts, t0, 60_000);
+  const refusal = describeRefusal(check!, 0, t0, 12_500);
+  assert.equal(refusal.retryable, false);
+  assert.equal(
+    refusal.message,
+    'Request too expensive for key key_2: at most it could cost $0.0125 but the limit is $0.01 per UTC day. Ask for fewer output tokens (or images).',
+  );
 });
 
 test('waits read well at every length', () => {

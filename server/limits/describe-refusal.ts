@@ -3,24 +3,34 @@ import type { LimitRefusal } from './limit-store.js';
 import { msUntilNextMinute, msUntilNextUtcDay, msUntilNextUtcMonth, wholeSecondsAtLeastOne } from './limit-windows.js';
 import type { LimitCheck } from './plan-reserve-checks.js';
 
-/** The refusal for a check that failed with `used` already counted, in words a client can act on. */
-export function describeRefusal(check: LimitCheck, used: number, now: number): LimitRefusal {
+/**
+ * The refusal for a check that failed with `used` already counted, when the request would have added
+ * `amount`, in words a client can act on.
+ */
+export function describeRefusal(check: LimitCheck, used: number, now: number, amount: number): LimitRefusal {
   const who = scopeName(check.scopeId);
   const limit = describeLimit(check.limit, check.configured);
   const retryAfterSeconds = wholeSecondsAtLeastOne(msUntilRoom(check.limit, now));
   const refusal = { scopeId: check.scopeId, limit: check.limit, retryAfterSeconds };
-  if (check.limit === 'tokens_per_minute' && check.amount > check.ceiling) {
+  if (check.ceiling <= 0) {
+    return { ...refusal, retryable: false, message: `No requests allowed for ${who}: the limit is ${limit}.` };
+  }
+  if (check.limit === 'tokens_per_minute' && amount > check.ceiling) {
     return {
       ...refusal,
       retryable: false,
-      message: `Request too large for ${who}: it needs ${check.amount} tokens but the limit is ${limit}. Ask for fewer tokens.`,
+      message: `Request too large for ${who}: it needs ${amount} tokens but the limit is ${limit}. Ask for fewer tokens.`,
     };
   }
-  const neverPasses = check.kind === 'total' ? check.ceiling <= 0 : check.amount > check.ceiling;
-  if (neverPasses) {
-    return { ...refusal, retryable: false, message: `No requests allowed for ${who}: the limit is ${limit}.` };
+  const spend = check.limit === 'spend_per_day_usd' || check.limit === 'spend_per_month_usd';
+  if (spend && amount > check.ceiling) {
+    return {
+      ...refusal,
+      retryable: false,
+      message: `Request too expensive for ${who}: at most it could cost ${formatUsd(amount / 1_000_000)} but the limit is ${limit}. Ask for fewer output tokens (or images).`,
+    };
   }
-  const reached = check.limit === 'concurrent_requests' ? 'Concurrency limit' : check.kind === 'total' ? 'Spend limit' : 'Rate limit';
+  const reached = check.limit === 'concurrent_requests' ? 'Concurrency limit' : spend ? 'Spend limit' : 'Rate limit';
   return { ...refusal, retryable: true, message: `${reached} reached for ${who}: ${limit}. Try again in ${formatWait(retryAfterSeconds)}.` };
 }
 

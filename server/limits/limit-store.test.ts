@@ -109,17 +109,51 @@ for (const [name, open] of testLimitStores) {
       const scopes = [key({ spend_per_day_usd: 1 })];
       // Ten costs of $0.10: a float sum would reach 0.9999999999999999 and admit an eleventh.
       for (let i = 0; i < 10; i++) {
-        const reservation = reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
+        const reservation = reservationOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.1, now: t0 }));
         await store.settle(reservation, { tokens: 0, costUsd: 0.1 }, t0);
       }
-      assert.deepEqual(refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 })), {
+      assert.deepEqual(refusalOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.000001, now: t0 })), {
         scopeId: 'key:key_2',
         limit: 'spend_per_day_usd',
         retryAfterSeconds: 11 * 3600 + 29 * 60 + 45,
         retryable: true,
         message: 'Spend limit reached for key key_2: $1.00 per UTC day. Try again in 12 h.',
       });
-      reservationOf(await store.reserve({ scopes, tokens: 0, now: Date.UTC(2030, 4, 15) }));
+      reservationOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.1, now: Date.UTC(2030, 4, 15) }));
+    });
+
+    test('spend is reserved at admission: concurrent worst cases never pass the ceiling, and settle corrects them', async () => {
+      const store = await fresh();
+      const scopes = [account({ spend_per_day_usd: 0.03 })];
+      const results = await Promise.all(Array.from({ length: 40 }, () => store.reserve({ scopes, tokens: 0, costUsd: 0.013, now: t0 })));
+      const admitted = results.filter((result) => result.ok).map(reservationOf);
+      assert.equal(admitted.length, 2, '$0.026 of $0.03 reserved; a third $0.013 would pass it');
+      // The first cost less than its worst case: the difference is free again, the second's stays held.
+      await store.settle(admitted[0]!, { tokens: 0, costUsd: 0.004 }, t0);
+      reservationOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.013, now: t0 }));
+      refusalOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.001, now: t0 }));
+      // A request that never reached an upstream settles to nothing and holds nothing.
+      await store.settle(admitted[1]!, { tokens: 0, costUsd: 0 }, t0);
+      reservationOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.013, now: t0 }));
+    });
+
+    test('a flexible output cap is the room tokens_per_minute has left, reserved as tokens and spend', async () => {
+      const store = await fresh();
+      const scopes = [account({ tokens_per_minute: 1000, spend_per_day_usd: 1 }), key({ tokens_per_minute: 700 })];
+      const flexibleOutput = { upTo: 500, usdPerToken: 10 / 1e6 };
+      const first = reservationOf(await store.reserve({ scopes, tokens: 100, costUsd: 0.001, flexibleOutput, now: t0 }));
+      assert.deepEqual([first.grantedOutputTokens, first.tokens, first.costMicros], [500, 600, 1000 + 5000]);
+      // The key has 100 tokens left, 40 of them for this prompt: the grant shrinks to the other 60.
+      const second = reservationOf(await store.reserve({ scopes, tokens: 40, costUsd: 0, flexibleOutput, now: t0 }));
+      assert.deepEqual([second.grantedOutputTokens, second.tokens, second.costMicros], [60, 100, 600]);
+      const refusal = refusalOf(await store.reserve({ scopes, tokens: 0, flexibleOutput, now: t0 }));
+      assert.equal(refusal.limit, 'tokens_per_minute');
+      assert.equal(refusal.retryable, true);
+      // Settling the first with what it used gives its unused grant back.
+      await store.settle(first, { tokens: 150, costUsd: 0.0015 }, t0);
+      assert.equal(reservationOf(await store.reserve({ scopes, tokens: 0, flexibleOutput, now: t0 })).grantedOutputTokens, 450);
+      // A prompt alone above the limit is refused for good.
+      assert.equal(refusalOf(await store.reserve({ scopes, tokens: 700, flexibleOutput, now: t0 + 60_000 })).retryable, false);
     });
 
     test('spend_per_month_usd refuses until the next UTC month', async () => {
@@ -127,12 +161,12 @@ for (const [name, open] of testLimitStores) {
       const scopes = [key({ spend_per_month_usd: 2 })];
       const reservation = reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
       await store.settle(reservation, { tokens: 0, costUsd: 2.5 }, t0 + 5000);
-      const refusal = refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
+      const refusal = refusalOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.01, now: t0 }));
       assert.equal(refusal.limit, 'spend_per_month_usd');
       assert.equal(refusal.retryAfterSeconds, Math.ceil(msUntilNextUtcMonth(t0) / 1000));
       assert.match(refusal.message, /^Spend limit reached for key key_2: \$2\.00 per UTC month\. Try again in 18 days\.$/);
-      refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 + dayMs }));
-      reservationOf(await store.reserve({ scopes, tokens: 0, now: Date.UTC(2030, 5, 1) }));
+      refusalOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.01, now: t0 + dayMs }));
+      reservationOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.01, now: Date.UTC(2030, 5, 1) }));
     });
 
     test('several scopes: a refusal by one counts against none (all-or-nothing)', async () => {
@@ -152,7 +186,7 @@ for (const [name, open] of testLimitStores) {
       const scopes = [account({ requests_per_minute: 1 }), key({ spend_per_day_usd: 0.5 })];
       const reservation = reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
       await store.settle(reservation, { tokens: 0, costUsd: 0.5 }, t0);
-      const refusal = refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
+      const refusal = refusalOf(await store.reserve({ scopes, tokens: 0, costUsd: 0.01, now: t0 }));
       assert.equal(refusal.limit, 'spend_per_day_usd');
       assert.equal(refusal.message, 'Spend limit reached for key key_2: $0.50 per UTC day. Try again in 12 h.');
     });

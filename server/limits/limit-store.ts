@@ -10,8 +10,16 @@ export interface LimitScope {
 export interface ReserveRequest {
   /** Every scope the request counts against; it is admitted only if all of them have room. */
   scopes: LimitScope[];
-  /** Tokens reserved against tokens_per_minute now (input estimate + output allowance). */
+  /** Tokens reserved against tokens_per_minute whatever is granted: the prompt estimate plus any output cap the client named. */
   tokens: number;
+  /** US dollars reserved against the spend limits whatever is granted: the worst case of `tokens` (and images) at the model's prices. */
+  costUsd?: number;
+  /**
+   * For a request that names no output cap: the gateway grants one, at most `upTo` tokens and no more than
+   * the room every tokens_per_minute scope has left after `tokens`, and reserves it as tokens and, at
+   * `usdPerToken`, as spend. The grant is what the upstream is then told to stay within.
+   */
+  flexibleOutput?: { upTo: number; usdPerToken: number };
   /** Milliseconds since the epoch; defaults to `Date.now()`. Tests pass it to move between windows. */
   now?: number;
 }
@@ -22,7 +30,12 @@ export interface ReserveRequest {
  */
 export interface Reservation {
   readonly scopes: readonly LimitScope[];
+  /** Tokens reserved against tokens_per_minute, the granted output included. */
   readonly tokens: number;
+  /** Micro-dollars reserved against the spend limits, the granted output included. */
+  readonly costMicros: number;
+  /** The output cap granted to a request with `flexibleOutput`; undefined without it. */
+  readonly grantedOutputTokens?: number;
   readonly reservedAt: number;
   /** Identifies this request's concurrency slot in every scope. */
   readonly leaseId: string;
@@ -36,7 +49,7 @@ export interface LimitRefusal {
   retryAfterSeconds: number;
   /**
    * False when waiting cannot help: the request alone needs more than the limit allows (more tokens than
-   * tokens_per_minute, or a limit of 0). Such a refusal is better answered with 400/413 than with 429.
+   * tokens_per_minute, a worst-case cost above a spend limit, or a limit of 0).
    */
   retryable: boolean;
   message: string;
@@ -57,9 +70,10 @@ export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false
 export interface LimitStore {
   reserve(request: ReserveRequest): Promise<ReserveResult>;
   /**
-   * Once per reservation, when the request is over (success or failure): releases the concurrency slot,
-   * corrects the minute's tokens from the reserved to the actual count, adds the cost to the day's and
-   * month's spend. A second call with the same reservation object does nothing.
+   * Once per reservation, when the request is over (success or failure): releases the concurrency slot and
+   * corrects the minute's tokens and the day's and month's spend from what was reserved to what was used
+   * (zero for a request that never reached an upstream). A second call with the same reservation object
+   * does nothing.
    */
   settle(reservation: Reservation, actual: { tokens: number; costUsd: number }, now?: number): Promise<void>;
   close(): Promise<void>;

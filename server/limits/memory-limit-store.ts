@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeRefusal, pickRefusal } from './describe-refusal.js';
 import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
-import { wholeTokens } from './limit-units.js';
-import { isOverLimit, planReserveChecks, type LimitCheck } from './plan-reserve-checks.js';
+import { amountWithGrant, grantOutput, isOverLimit, planReserveChecks, reserveAmountsOf, reservedTotals, type LimitCheck } from './plan-reserve-checks.js';
 import { planSettleSteps } from './plan-settle-steps.js';
 
 export interface MemoryLimitStoreOptions {
@@ -38,20 +37,20 @@ export class MemoryLimitStore implements LimitStore {
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
     const now = request.now ?? Date.now();
     this.sweepIfDue(now);
-    const tokens = wholeTokens(request.tokens);
-    const checks = planReserveChecks(request.scopes, tokens, now, this.leaseTtlMs);
+    const amounts = reserveAmountsOf(request);
+    const checks = planReserveChecks(request.scopes, amounts, now, this.leaseTtlMs);
+    const used = checks.map((check) => this.used(check, now));
+    const grant = request.flexibleOutput ? grantOutput(checks, used, request.flexibleOutput.upTo) : 0;
     const refusal = pickRefusal(
-      checks.flatMap((check) => {
-        const used = this.used(check, now);
-        return isOverLimit(check, used) ? [describeRefusal(check, used, now)] : [];
-      }),
+      checks.flatMap((check, i) => (isOverLimit(check, used[i]!, grant) ? [describeRefusal(check, used[i]!, now, amountWithGrant(check, grant))] : [])),
     );
     if (refusal) return { ok: false, refusal };
 
     const leaseId = randomUUID();
-    for (const check of checks) this.count(check, leaseId, now);
+    for (const check of checks) this.count(check, amountWithGrant(check, grant), leaseId, now);
     const scopes = request.scopes.map(({ id, limits }) => ({ id, limits: { ...limits } }));
-    return { ok: true, reservation: { scopes, tokens, reservedAt: now, leaseId } };
+    const granted = request.flexibleOutput ? { grantedOutputTokens: grant } : {};
+    return { ok: true, reservation: { scopes, ...reservedTotals(amounts, grant), ...granted, reservedAt: now, leaseId } };
   }
 
   async settle(reservation: Reservation, actual: { tokens: number; costUsd: number }, now = Date.now()): Promise<void> {
@@ -69,8 +68,8 @@ export class MemoryLimitStore implements LimitStore {
         }
         case 'add': {
           const counter = this.counters.get(step.key);
-          if (counter) counter.value += step.amount;
-          else this.counters.set(step.key, { value: step.amount, expiresAt: now + step.ttlMs });
+          if (counter) counter.value = Math.max(0, counter.value + step.amount);
+          else this.counters.set(step.key, { value: Math.max(0, step.amount), expiresAt: now + step.ttlMs });
           break;
         }
       }
@@ -91,12 +90,12 @@ export class MemoryLimitStore implements LimitStore {
     return leases.size;
   }
 
-  private count(check: LimitCheck, leaseId: string, now: number): void {
+  private count(check: LimitCheck, amount: number, leaseId: string, now: number): void {
     switch (check.kind) {
       case 'counter': {
         const counter = this.counters.get(check.key);
-        if (counter) counter.value += check.amount;
-        else this.counters.set(check.key, { value: check.amount, expiresAt: now + check.ttlMs });
+        if (counter) counter.value += amount;
+        else this.counters.set(check.key, { value: amount, expiresAt: now + check.ttlMs });
         break;
       }
       case 'lease': {
@@ -105,8 +104,6 @@ export class MemoryLimitStore implements LimitStore {
         this.leases.set(check.key, leases);
         break;
       }
-      case 'total':
-        break; // spend is only known, and added, at settle
     }
   }
 

@@ -2,8 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { describeRefusal, pickRefusal } from './describe-refusal.js';
 import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
-import { wholeTokens } from './limit-units.js';
-import { planReserveChecks } from './plan-reserve-checks.js';
+import { amountWithGrant, planReserveChecks, reserveAmountsOf, reservedTotals } from './plan-reserve-checks.js';
 import { planSettleSteps } from './plan-settle-steps.js';
 import { reserveScript, settleScript } from './redis-limit-scripts.js';
 
@@ -45,21 +44,34 @@ export class RedisLimitStore implements LimitStore {
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
     const now = request.now ?? Date.now();
-    const tokens = wholeTokens(request.tokens);
-    const checks = planReserveChecks(request.scopes, tokens, now, this.leaseTtlMs);
+    const amounts = reserveAmountsOf(request);
+    const checks = planReserveChecks(request.scopes, amounts, now, this.leaseTtlMs);
     const leaseId = randomUUID();
+    let grant = 0;
     if (checks.length > 0) {
+      const { flexibleOutput } = request;
       const reply = await reserveScript.run(
         this.client,
         checks.map((check) => this.keyPrefix + check.key),
-        [now, leaseId, now + this.leaseTtlMs, ...checks.flatMap((check) => [check.kind, check.ceiling, check.amount, check.ttlMs])],
+        [
+          now,
+          leaseId,
+          now + this.leaseTtlMs,
+          flexibleOutput ? 1 : 0,
+          flexibleOutput?.upTo ?? 0,
+          ...checks.flatMap((check) => [check.kind, check.ceiling, check.amount, check.perGrantedToken, check.boundsGrant ? 1 : 0, check.ttlMs]),
+        ],
       );
-      const refused = integerPairs(reply);
-      const refusal = pickRefusal(refused.map(([index, used]) => describeRefusal(checks[index - 1], used, now)));
+      const { granted, refused } = readReserveReply(reply);
+      grant = granted;
+      const refusal = pickRefusal(refused.map(([index, used]) => describeRefusal(checks[index - 1]!, used, now, amountWithGrant(checks[index - 1]!, grant))));
       if (refusal) return { ok: false, refusal };
+    } else if (request.flexibleOutput) {
+      grant = request.flexibleOutput.upTo;
     }
     const scopes = request.scopes.map(({ id, limits }) => ({ id, limits: { ...limits } }));
-    return { ok: true, reservation: { scopes, tokens, reservedAt: now, leaseId } };
+    const granted = request.flexibleOutput ? { grantedOutputTokens: grant } : {};
+    return { ok: true, reservation: { scopes, ...reservedTotals(amounts, grant), ...granted, reservedAt: now, leaseId } };
   }
 
   async settle(reservation: Reservation, actual: { tokens: number; costUsd: number }): Promise<void> {
@@ -91,12 +103,12 @@ export class RedisLimitStore implements LimitStore {
   }
 }
 
-/** The reserve script's reply, `[index, used, index, used, …]`, as pairs; anything else is a bug worth a throw. */
-function integerPairs(reply: unknown): Array<[number, number]> {
-  if (!Array.isArray(reply) || reply.length % 2 !== 0 || !reply.every(Number.isInteger)) {
+/** The reserve script's reply, `[grant, index, used, index, used, …]`; anything else is a bug worth a throw. */
+function readReserveReply(reply: unknown): { granted: number; refused: Array<[number, number]> } {
+  if (!Array.isArray(reply) || reply.length % 2 !== 1 || !reply.every(Number.isInteger)) {
     throw new Error(`Unexpected reply from the limit reserve script: ${JSON.stringify(reply)}`);
   }
-  const pairs: Array<[number, number]> = [];
-  for (let i = 0; i < reply.length; i += 2) pairs.push([reply[i], reply[i + 1]]);
-  return pairs;
+  const refused: Array<[number, number]> = [];
+  for (let i = 1; i < reply.length; i += 2) refused.push([reply[i], reply[i + 1]]);
+  return { granted: reply[0], refused };
 }
