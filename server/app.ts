@@ -72,7 +72,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
   const recorder = new UsageRecorder({ store: ledger, logger });
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl) : new MemoryLimitStore();
-  const metering = createMetering({ registry, limits, recorder, logger });
+  const metering = createMetering({ registry, limits, recorder, logger, defaultOutputTokens: config.limits.default_output_tokens });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();

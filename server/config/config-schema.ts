@@ -154,6 +154,16 @@ const routingSchema = z.strictObject({
   cooldown_ms: z.number().int().min(0).max(3_600_000).default(30_000),
 });
 
+/** How limits are kept (the limits themselves belong to accounts and keys, set through the admin API). */
+const limitsSchema = z.strictObject({
+  /**
+   * The output cap the gateway sets on a request that names none when its account or key has a
+   * tokens_per_minute or spend limit: without a cap, what a request may use (and cost) is unbounded, so
+   * no limit could hold. Fewer tokens are granted when the minute has less room left.
+   */
+  default_output_tokens: z.number().int().min(1).max(1_000_000).default(8_192),
+});
+
 /** The Responses API's stored conversations (`store: true`). */
 const responsesSchema = z.strictObject({
   /** How long a stored response can be retrieved or built on; expired ones are purged. */
@@ -222,6 +232,7 @@ export const configSchema = z
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
     responses: responsesSchema.default(() => responsesSchema.parse({})),
+    limits: limitsSchema.default(() => limitsSchema.parse({})),
     cors: corsSchema.default(() => corsSchema.parse({})),
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
   })

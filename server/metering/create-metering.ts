@@ -3,15 +3,17 @@ import type { Logger } from 'pino';
 import type { Principal } from '../access/principal.js';
 import { principalOf } from '../access/principal-of.js';
 import type { ModelRegistry } from '../core/model-registry.js';
+import { defaultModelImages } from '../config/config-schema.js';
 import type { Usage } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
-import type { LimitScope, LimitStore, Reservation } from '../limits/limit-store.js';
+import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';
 import { costOf } from '../usage/cost.js';
 import { newUsageRecordId } from '../usage/usage-record.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import { estimatePromptTokens, estimateReservedTokens } from './estimate-reserved-tokens.js';
+import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+import { planReservation, withGrantedOutputCap } from './plan-reservation.js';
 import { meteredEndpoint, type MeteredEndpoint } from './metered-endpoint.js';
 
 export interface MeteringDependencies {
@@ -19,6 +21,8 @@ export interface MeteringDependencies {
   limits: LimitStore;
   recorder: UsageRecorder;
   logger: Logger;
+  /** `limits.default_output_tokens`: the most output the gateway grants a limited request that names no cap. */
+  defaultOutputTokens: number;
 }
 
 /** The middleware, plus what shutdown must wait for. */
@@ -36,8 +40,10 @@ export interface Metering {
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
+  // What was used, and nothing for a request that never reached an upstream or whose upstream failed
+  // without reporting usage: the reservation was only ever a worst case.
   const settle = (reservation: Reservation, outcome: Outcome) => {
-    const tokens = outcome.reported ? outcome.usage.inputTokens + outcome.usage.outputTokens : reservation.tokens;
+    const tokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     const settled = deps.limits
       .settle(reservation, { tokens, costUsd: outcome.costUsd })
       .catch((error: unknown) => deps.logger.error({ err: error }, 'settling a limit reservation failed'))
@@ -81,9 +87,20 @@ export function createMetering(deps: MeteringDependencies): Metering {
     });
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
-      reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0);
+      const model = endpoint.requestedModel === undefined ? undefined : deps.registry.find(endpoint.requestedModel);
+      const plan = planReservation({
+        endpoint,
+        body: req.body,
+        scopes,
+        pricing: model?.pricing,
+        permittedOutputTokens: principal.access.outputTokenCeiling(),
+        defaultOutputTokens: deps.defaultOutputTokens,
+        maxImages: model?.images.max_n ?? defaultModelImages.max_n,
+      });
+      reservation = await reserve(deps.limits, { scopes, ...plan });
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (outcome) settle(reservation, outcome);
+      if (reservation.grantedOutputTokens !== undefined) req.body = withGrantedOutputCap(endpoint.protocol, req.body, reservation.grantedOutputTokens);
     }
     next();
   };
@@ -104,10 +121,10 @@ function limitScopes(principal: Principal): LimitScope[] {
   return scopes;
 }
 
-async function reserve(limits: LimitStore, scopes: LimitScope[], tokens: number): Promise<Reservation> {
+async function reserve(limits: LimitStore, request: ReserveRequest): Promise<Reservation> {
   let result;
   try {
-    result = await limits.reserve({ scopes, tokens });
+    result = await limits.reserve(request);
   } catch (error) {
     // Without its counters the gateway cannot keep a limit, so it refuses rather than serve unmetered.
     throw new GatewayError('overloaded', 'Rate limits cannot be checked right now; try again shortly.', { status: 503, headers: { 'retry-after': '1' }, cause: error });
@@ -124,8 +141,6 @@ interface Outcome {
   model: string | null;
   deployment: string | null;
   usage: Usage;
-  /** Whether the usage came from the answer (else zeros: nothing was generated, or nothing was said). */
-  reported: boolean;
   imageCount: number;
   costUsd: number;
 }
@@ -140,9 +155,9 @@ function outcomeOf(req: Request, res: Response, context: RequestContext, endpoin
   const served = route !== undefined && res.statusCode < 400;
   const model = route?.model ?? endpoint.requestedModel ?? null;
   const deployment = route?.deployment ?? null;
-  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, reported: true, imageCount: 0, costUsd: 0 };
+  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, imageCount: 0, costUsd: 0 };
   const usage = reportedUsage ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
   const imageCount = context.imageCount ?? 0;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
-  return { model, deployment, usage, reported: reportedUsage !== undefined, imageCount, costUsd: costOf(usage, pricing, imageCount) };
+  return { model, deployment, usage, imageCount, costUsd: costOf(usage, pricing, imageCount) };
 }

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
+import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
+
+const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true });
+const pricing = { input_per_mtok: 2, output_per_mtok: 10, per_image: 0.04 };
+const plan = (overrides: Partial<ReservationPlanInput>) =>
+  planReservation({
+    endpoint: endpoint('openai-chat'),
+    body: { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(400) }] },
+    scopes: [{ id: 'key:k', limits: { tokens_per_minute: 10_000 } }],
+    pricing,
+    permittedOutputTokens: undefined,
+    defaultOutputTokens: 8_192,
+    maxImages: 10,
+    ...overrides,
+  });
+
+test('each protocol names its output cap in its own field, Gemini in either spelling', () => {
+  assert.equal(namedOutputCap('openai-chat', { max_tokens: 5 }), 5);
+  assert.equal(namedOutputCap('openai-chat', { max_completion_tokens: 6 }), 6);
+  assert.equal(namedOutputCap('openai-responses', { max_output_tokens: 7 }), 7);
+  assert.equal(namedOutputCap('anthropic-messages', { max_tokens: 8 }), 8);
+  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 9 } }), 9);
+  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), 10);
+  // Another protocol's field is no cap: a Responses body's max_tokens is not read as one.
+  assert.equal(namedOutputCap('openai-responses', { max_tokens: 5 }), undefined);
+});
+
+test('a named cap is reserved whole, as tokens and at the output price', () => {
+  const planned = plan({ body: { model: 'm', messages: [{ role: 'user', content: 'x'.repeat(400) }], max_tokens: 1_000 } });
+  assert.equal(planned.flexibleOutput, undefined);
+  const prompt = planned.tokens - 1_000;
+  assert.ok(prompt >= 100, `four characters a token and more: ${prompt}`);
+  assert.ok(Math.abs(planned.costUsd! - (prompt * 2 + 1_000 * 10) / 1e6) < 1e-12);
+});
+
+test('no cap: the gateway grants one only under a tokens or spend limit, within the permission and the default', () => {
+  assert.deepEqual(plan({}).flexibleOutput, { upTo: 8_192, usdPerToken: 10 / 1e6 });
+  assert.equal(plan({ permittedOutputTokens: 300 }).flexibleOutput?.upTo, 300);
+  assert.equal(plan({ scopes: [{ id: 'key:k', limits: { spend_per_month_usd: 5 } }] }).flexibleOutput?.upTo, 8_192);
+  assert.equal(plan({ scopes: [{ id: 'key:k', limits: { requests_per_minute: 5, concurrent_requests: 2 } }] }).flexibleOutput, undefined);
+});
+
+test('images reserve n of them, and an upload whose n is unread yet reserves the model maximum', () => {
+  const images = plan({ endpoint: endpoint('openai-images'), body: { model: 'p', prompt: 'a cat', n: 3 } });
+  assert.ok(images.tokens > 3 * worstCaseImageOutputTokens);
+  assert.ok(images.costUsd! > 3 * 0.04);
+  const upload = plan({ endpoint: endpoint('openai-images'), body: undefined, maxImages: 4 });
+  assert.equal(upload.tokens, 4 * worstCaseImageOutputTokens);
+  assert.ok(Math.abs(upload.costUsd! - (4 * 0.04 + (4 * worstCaseImageOutputTokens * 10) / 1e6)) < 1e-12);
+});
+
+test('counting tokens reserves nothing', () => {
+  assert.deepEqual(plan({ endpoint: { ...endpoint('gemini'), consumesTokens: false } }), { tokens: 0 });
+});
+
+test('the granted cap goes in the protocol field, and a snake_case Gemini body keeps its spelling', () => {
+  assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm' }, 50), { model: 'm', max_completion_tokens: 50 });
+  assert.deepEqual(withGrantedOutputCap('openai-responses', { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
+  assert.deepEqual(withGrantedOutputCap('gemini', { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
+  assert.deepEqual(withGrantedOutputCap('gemini', { generation_config: { temperature: 0 } }, 50), {
+    generation_config: { temperature: 0, max_output_tokens: 50 },
+  });
+});

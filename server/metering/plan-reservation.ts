@@ -1,0 +1,95 @@
+import { withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
+import type { ModelPricing } from '../config/config-schema.js';
+import { valueAt } from '../core/body-path.js';
+import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
+import { chatOutputCap } from '../protocols/openai-chat/chat-params.js';
+import { geminiOutputCap } from '../protocols/gemini/gemini-params.js';
+import { responsesOutputCap } from '../protocols/openai-responses/responses-params.js';
+import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
+
+/**
+ * The most output tokens one generated image can be billed: gpt-image-1 at high quality and 1536×1024
+ * ("Cost and latency" in OpenAI's image generation guide, platform.openai.com/docs/guides/image-generation).
+ * Image requests name no output cap, so this bounds their worst case.
+ */
+export const worstCaseImageOutputTokens = 6_240;
+
+/** Where each protocol's request names its output cap (Gemini also takes its fields in snake_case). */
+const outputCapFields: Record<MeteredProtocol, OutputCapFields | undefined> = {
+  'openai-chat': chatOutputCap,
+  'openai-responses': responsesOutputCap,
+  'anthropic-messages': { named: ['max_tokens'], set: 'max_tokens' },
+  gemini: { named: [...geminiOutputCap.named, 'generation_config.max_output_tokens'], set: geminiOutputCap.set },
+  'openai-images': undefined,
+};
+
+export interface ReservationPlanInput {
+  endpoint: MeteredEndpoint;
+  /** The parsed body; undefined for a multipart upload, which is read only after admission. */
+  body: unknown;
+  scopes: LimitScope[];
+  pricing: ModelPricing | undefined;
+  /** The caller's `max_output_tokens` permission, if any: a granted cap never exceeds it. */
+  permittedOutputTokens: number | undefined;
+  /** `limits.default_output_tokens`: the most a cap the gateway sets may grant. */
+  defaultOutputTokens: number;
+  /** The model's `images.max_n`: an upload's `n` is unknown at admission, so it may be as many. */
+  maxImages: number;
+}
+
+/**
+ * What a request reserves against its limits: its prompt (estimated from the body) and its worst-case
+ * output, as tokens and, at the model's prices, as dollars. A request that names an output cap reserves
+ * all of it. One that names none, when its caller has a tokens_per_minute or spend limit, gets a cap
+ * from the gateway (`flexibleOutput`, granted by the store from the room left) so that neither limit can
+ * be overrun by an answer of unbounded length. Image requests reserve their `n` images.
+ */
+export function planReservation(input: ReservationPlanInput): Omit<ReserveRequest, 'scopes' | 'now'> {
+  const { endpoint, body, pricing } = input;
+  if (!endpoint.consumesTokens) return { tokens: 0 };
+  const prompt = estimatePromptTokens(body);
+  const inputUsd = (prompt * (pricing?.input_per_mtok ?? 0)) / 1e6;
+  const usdPerOutputToken = (pricing?.output_per_mtok ?? 0) / 1e6;
+  if (endpoint.protocol === 'openai-images') {
+    const images = requestedImages(body) ?? input.maxImages;
+    const outputTokens = images * worstCaseImageOutputTokens;
+    return { tokens: prompt + outputTokens, costUsd: inputUsd + outputTokens * usdPerOutputToken + images * (pricing?.per_image ?? 0) };
+  }
+  const named = namedOutputCap(endpoint.protocol, body);
+  if (named !== undefined) return { tokens: prompt + named, costUsd: inputUsd + named * usdPerOutputToken };
+  if (!input.scopes.some(({ limits }) => limits.tokens_per_minute !== undefined || limits.spend_per_day_usd !== undefined || limits.spend_per_month_usd !== undefined)) {
+    return { tokens: prompt, costUsd: inputUsd };
+  }
+  const upTo = Math.min(input.defaultOutputTokens, input.permittedOutputTokens ?? Infinity);
+  return { tokens: prompt, costUsd: inputUsd, flexibleOutput: { upTo, usdPerToken: usdPerOutputToken } };
+}
+
+/** The output cap the request names in its protocol's field, if any. */
+export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number | undefined {
+  const fields = outputCapFields[protocol];
+  if (!fields || body === null || typeof body !== 'object') return undefined;
+  for (const path of fields.named) {
+    const value = valueAt(body as Record<string, unknown>, path);
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+  }
+  return undefined;
+}
+
+/**
+ * The body with the granted cap in the protocol's own field, before anything reads it: a pass-through
+ * forwards it and a translation carries it, so the upstream generates no more than was reserved.
+ */
+export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, cap: number): object {
+  const fields = outputCapFields[protocol];
+  if (!fields) return body;
+  // A Gemini body written in snake_case keeps it, so its generation_config is not split in two.
+  const snakeCaseGemini = protocol === 'gemini' && valueAt(body as Record<string, unknown>, 'generation_config') !== undefined;
+  return withOutputCap(body, snakeCaseGemini ? { ...fields, set: 'generation_config.max_output_tokens' } : fields, cap);
+}
+
+function requestedImages(body: unknown): number | undefined {
+  const n = (body as { n?: unknown } | undefined)?.n;
+  if (body !== undefined && n === undefined) return 1;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : undefined;
+}
