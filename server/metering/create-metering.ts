@@ -6,6 +6,7 @@ import type { ModelRegistry } from '../core/model-registry.js';
 import type { Usage } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
+import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';
 import { costOf } from '../usage/cost.js';
@@ -36,7 +37,9 @@ export interface Metering {
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
+  const renewals = createLeaseRenewals(deps.limits, deps.logger);
   const settle = (reservation: Reservation, outcome: Outcome) => {
+    renewals.stop(reservation);
     const tokens = outcome.reported ? outcome.usage.inputTokens + outcome.usage.outputTokens : reservation.tokens;
     const settled = deps.limits
       .settle(reservation, { tokens, costUsd: outcome.costUsd })
@@ -82,6 +85,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
       reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0);
+      renewals.start(reservation);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (outcome) settle(reservation, outcome);
     }
