@@ -71,7 +71,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
   const recorder = new UsageRecorder({ store: ledger, logger });
-  const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl) : new MemoryLimitStore();
+  const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
   const metering = createMetering({ registry, limits, recorder, logger, defaultOutputTokens: config.limits.default_output_tokens });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 

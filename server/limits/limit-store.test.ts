@@ -1,14 +1,18 @@
 // The limit semantics, once per store: in memory and on the real Redis (127.0.0.1:6379, required).
 import assert from 'node:assert/strict';
 import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createLogger } from '../logging/logger.js';
 import type { Limits } from '../access/access-types.js';
 import type { LimitScope, LimitStore, ReserveResult } from './limit-store.js';
 import { testLimitStores, type TestLimitStore, type TestStoreOptions } from './limit-stores-for-tests.js';
 import { msUntilNextUtcMonth } from './limit-windows.js';
+import { createLeaseRenewals } from './lease-renewals.js';
 
 /** 2030-05-14 12:30:15 UTC: 45 s before the next minute, so no test straddles a window by accident. */
 const t0 = Date.UTC(2030, 4, 14, 12, 30, 15);
 const dayMs = 86_400_000;
+const silentLogger = createLogger('silent');
 const key = (limits: Limits): LimitScope => ({ id: 'key:key_2', limits });
 const account = (limits: Limits): LimitScope => ({ id: 'account:acct_1', limits });
 
@@ -102,6 +106,48 @@ for (const [name, open] of testLimitStores) {
       reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
       refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 + 999 }));
       reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 + 1000 }));
+    });
+
+    test('renew: a renewed lease outlives its first TTL; settle and expiry end it, and renew never brings it back', async () => {
+      const store = await fresh({ leaseTtlMs: 1000 });
+      const scopes = [account({ concurrent_requests: 2 }), key({ concurrent_requests: 5, requests_per_minute: 100 })];
+      const long = reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
+      assert.equal(await store.renew(long, t0 + 900), true);
+      reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 + 1500 }));
+      refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 + 1500 })); // `long` still holds its slot past t0 + 1000
+      assert.equal(await store.renew(long, t0 + 1901), false, 'expired at t0 + 1900: too late to renew');
+      // Not brought back: with it lapsed, two more fit beside the one taken at t0 + 1500 (which expires at t0 + 2500).
+      reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 + 1902 }));
+      refusalOf(await store.reserve({ scopes, tokens: 0, now: t0 + 1902 }));
+    });
+
+    test('renew after settle does nothing: the slot stays free', async () => {
+      const store = await fresh({ leaseTtlMs: 1000 });
+      const scopes = [account({ concurrent_requests: 1 })];
+      const first = reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 }));
+      await store.settle(first, { tokens: 0, costUsd: 0 }, t0 + 100);
+      assert.equal(await store.renew(first, t0 + 200), false);
+      reservationOf(await store.reserve({ scopes, tokens: 0, now: t0 + 300 }));
+    });
+
+    test('a long request keeps its slot past the short TTL because it is renewed, and frees it on settle', async () => {
+      // Real time: the renewals run on their own timers, a third of the 300 ms TTL apart.
+      const store = await fresh({ leaseTtlMs: 300 });
+      const renewals = createLeaseRenewals(store, silentLogger);
+      const scopes = [account({ concurrent_requests: 1 })];
+      const long = reservationOf(await store.reserve({ scopes, tokens: 0 }));
+      renewals.start(long);
+      const unrenewed = reservationOf(await store.reserve({ scopes: [key({ concurrent_requests: 1 })], tokens: 0 }));
+      await sleep(1000);
+      try {
+        refusalOf(await store.reserve({ scopes, tokens: 0 })); // held for more than three TTLs
+        reservationOf(await store.reserve({ scopes: [key({ concurrent_requests: 1 })], tokens: 0 })); // the unrenewed lapsed
+      } finally {
+        renewals.stop(long);
+      }
+      await store.settle(long, { tokens: 0, costUsd: 0 });
+      reservationOf(await store.reserve({ scopes, tokens: 0 }));
+      assert.equal(await store.renew(unrenewed), false);
     });
 
     test('spend_per_day_usd adds up exactly and refuses once spent, until the next UTC day', async () => {

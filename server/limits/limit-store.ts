@@ -58,6 +58,12 @@ export interface LimitRefusal {
 export type ReserveResult = { ok: true; reservation: Reservation } | { ok: false; refusal: LimitRefusal };
 
 /**
+ * How long a concurrency lease lives unless renewed. Short, so the slots of an instance that died (and so
+ * never settles) are free again within it; a running request keeps its slot by renewing (lease-renewals.ts).
+ */
+export const defaultLeaseTtlMs = 15_000;
+
+/**
  * Counters behind the limits of {@link Limits}. `reserve` checks every limit of every scope and, only if
  * all pass, counts the request against all of them in one atomic step, so concurrent requests can never
  * overrun a limit.
@@ -76,5 +82,13 @@ export interface LimitStore {
    * does nothing.
    */
   settle(reservation: Reservation, actual: { tokens: number; costUsd: number }, now?: number): Promise<void>;
+  /** How long a concurrency lease lives from its reserve or its last renewal. */
+  readonly leaseTtlMs: number;
+  /**
+   * Extends the reservation's concurrency leases to `now + leaseTtlMs`, but only those still held: a lease
+   * that expired or was settled is not brought back (its slot may be someone else's by now). Resolves to
+   * false when any lease was no longer held.
+   */
+  renew(reservation: Reservation, now?: number): Promise<boolean>;
   close(): Promise<void>;
 }

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { describeRefusal, pickRefusal } from './describe-refusal.js';
-import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
+import { defaultLeaseTtlMs, type LimitStore, type Reservation, type ReserveRequest, type ReserveResult } from './limit-store.js';
 import { amountWithGrant, grantOutput, isOverLimit, planReserveChecks, reserveAmountsOf, reservedTotals, type LimitCheck } from './plan-reserve-checks.js';
+import { leaseKeysOf } from './lease-keys.js';
 import { planSettleSteps } from './plan-settle-steps.js';
 
 export interface MemoryLimitStoreOptions {
-  /** How long a concurrency slot is held if `settle` is never called; 10 minutes by default. */
+  /** How long a concurrency slot is held unless renewed or settled; `defaultLeaseTtlMs` (15 s) by default. */
   leaseTtlMs?: number;
 }
 
@@ -27,11 +28,11 @@ export class MemoryLimitStore implements LimitStore {
   /** Concurrency sets: lease ID → expiry, per scope. */
   private readonly leases = new Map<string, Map<string, number>>();
   private readonly settled = new WeakSet<Reservation>();
-  private readonly leaseTtlMs: number;
+  readonly leaseTtlMs: number;
   private lastSweep = -Infinity;
 
   constructor(options: MemoryLimitStoreOptions = {}) {
-    this.leaseTtlMs = options.leaseTtlMs ?? 10 * 60_000;
+    this.leaseTtlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
   }
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
@@ -75,6 +76,18 @@ export class MemoryLimitStore implements LimitStore {
       }
     }
     this.sweepIfDue(now);
+  }
+
+  async renew(reservation: Reservation, now = Date.now()): Promise<boolean> {
+    if (this.settled.has(reservation)) return false;
+    let held = true;
+    for (const key of leaseKeysOf(reservation)) {
+      const leases = this.leases.get(key);
+      const expiresAt = leases?.get(reservation.leaseId);
+      if (leases && expiresAt !== undefined && expiresAt > now) leases.set(reservation.leaseId, now + this.leaseTtlMs);
+      else held = false;
+    }
+    return held;
   }
 
   async close(): Promise<void> {

@@ -1,19 +1,25 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import { describeRefusal, pickRefusal } from './describe-refusal.js';
-import type { LimitStore, Reservation, ReserveRequest, ReserveResult } from './limit-store.js';
+import { leaseKeysOf } from './lease-keys.js';
+import { defaultLeaseTtlMs, type LimitStore, type Reservation, type ReserveRequest, type ReserveResult } from './limit-store.js';
 import { amountWithGrant, planReserveChecks, reserveAmountsOf, reservedTotals } from './plan-reserve-checks.js';
 import { planSettleSteps } from './plan-settle-steps.js';
+import { createRedisLimitClient, firstReady } from './redis-limit-client.js';
 import { reserveScript, settleScript } from './redis-limit-scripts.js';
+import { renewScript } from './redis-renew-script.js';
 
 export interface RedisLimitStoreOptions {
   /** Prepended to every key, so several gateways (or test runs) can share one Redis. Default `gateway:limits:`. */
   keyPrefix?: string;
   /**
-   * How long a concurrency slot is held if `settle` never comes (the instance crashed); 10 minutes by
-   * default. A request that runs longer than this loses its slot early, so keep it above the longest stream.
+   * How long a concurrency slot is held unless renewed or settled: `defaultLeaseTtlMs` (15 s) by default.
+   * A crashed instance's slots are free again within it; a running request renews its own (lease-renewals.ts).
    */
   leaseTtlMs?: number;
+  /** Where a store made from a URL reports Redis going away and coming back. */
+  logger?: Logger;
 }
 
 /**
@@ -32,17 +38,21 @@ export class RedisLimitStore implements LimitStore {
   /** Only a client the store created from a URL is closed by `close()`; a passed-in one belongs to the caller. */
   private readonly ownsClient: boolean;
   private readonly keyPrefix: string;
-  private readonly leaseTtlMs: number;
+  readonly leaseTtlMs: number;
   private readonly settled = new WeakSet<Reservation>();
+  /** A store made from a URL lets requests wait (briefly) for its first connection; see firstReady. */
+  private readonly started: Promise<void>;
 
   constructor(redis: Redis | string, options: RedisLimitStoreOptions = {}) {
     this.ownsClient = typeof redis === 'string';
-    this.client = typeof redis === 'string' ? new Redis(redis) : redis;
+    this.client = typeof redis === 'string' ? createRedisLimitClient(redis, options.logger) : redis;
     this.keyPrefix = options.keyPrefix ?? 'gateway:limits:';
-    this.leaseTtlMs = options.leaseTtlMs ?? 10 * 60_000;
+    this.leaseTtlMs = options.leaseTtlMs ?? defaultLeaseTtlMs;
+    this.started = this.ownsClient ? firstReady(this.client, 1_000) : Promise.resolve();
   }
 
   async reserve(request: ReserveRequest): Promise<ReserveResult> {
+    await this.started;
     const now = request.now ?? Date.now();
     const amounts = reserveAmountsOf(request);
     const checks = planReserveChecks(request.scopes, amounts, now, this.leaseTtlMs);
@@ -74,6 +84,12 @@ export class RedisLimitStore implements LimitStore {
     return { ok: true, reservation: { scopes, ...reservedTotals(amounts, grant), ...granted, reservedAt: now, leaseId } };
   }
 
+  /**
+   * A settle that fails (Redis down or too slow) is not retried: the lease stays until its TTL runs out
+   * (renewals stop with the settle), so the slot is free again within `leaseTtlMs`; the counters keep what
+   * reserve counted, uncorrected: the minute's tokens stay at the estimate until the minute ends, and
+   * spend keeps only what reserve put there, not the request's actual cost.
+   */
   async settle(reservation: Reservation, actual: { tokens: number; costUsd: number }): Promise<void> {
     if (this.settled.has(reservation)) return;
     this.settled.add(reservation);
@@ -98,8 +114,22 @@ export class RedisLimitStore implements LimitStore {
     );
   }
 
+  async renew(reservation: Reservation, now = Date.now()): Promise<boolean> {
+    if (this.settled.has(reservation)) return false;
+    const keys = leaseKeysOf(reservation);
+    if (keys.length === 0) return true;
+    const renewed = await renewScript.run(
+      this.client,
+      keys.map((key) => this.keyPrefix + key),
+      [now, reservation.leaseId, now + this.leaseTtlMs, this.leaseTtlMs],
+    );
+    return renewed === keys.length;
+  }
+
   async close(): Promise<void> {
-    if (this.ownsClient) await this.client.quit();
+    if (!this.ownsClient) return;
+    // QUIT cannot be sent while Redis is down (no offline queue); disconnecting also stops the reconnect timer.
+    await this.client.quit().catch(() => this.client.disconnect());
   }
 }
 

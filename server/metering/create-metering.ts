@@ -7,6 +7,7 @@ import { defaultModelImages } from '../config/config-schema.js';
 import type { Usage } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
 import { contextOf, type RequestContext } from '../http/request-context.js';
+import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';
 import { costOf } from '../usage/cost.js';
@@ -40,9 +41,11 @@ export interface Metering {
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
+  const renewals = createLeaseRenewals(deps.limits, deps.logger);
   // What was used, and nothing for a request that never reached an upstream or whose upstream failed
   // without reporting usage: the reservation was only ever a worst case.
   const settle = (reservation: Reservation, outcome: Outcome) => {
+    renewals.stop(reservation);
     const tokens = outcome.usage.inputTokens + outcome.usage.outputTokens;
     const settled = deps.limits
       .settle(reservation, { tokens, costUsd: outcome.costUsd })
@@ -98,6 +101,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
         maxImages: model?.images.max_n ?? defaultModelImages.max_n,
       });
       reservation = await reserve(deps.limits, { scopes, ...plan });
+      renewals.start(reservation);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (outcome) settle(reservation, outcome);
       if (reservation.grantedOutputTokens !== undefined) req.body = withGrantedOutputCap(endpoint.protocol, req.body, reservation.grantedOutputTokens);
