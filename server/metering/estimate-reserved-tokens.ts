@@ -13,7 +13,12 @@ export function estimateReservedTokens(body: unknown): number {
 
 /** The prompt's tokens, estimated from the request body's text. */
 export function estimatePromptTokens(body: unknown): number {
-  return Math.ceil(textLength(body) / 4);
+  return estimateTokensOfCharacters(textLength(body));
+}
+
+/** Tokens in so many characters of text, at about four characters a token. */
+export function estimateTokensOfCharacters(characters: number): number {
+  return Math.ceil(characters / 4);
 }
 
 /** `max_tokens`, `max_completion_tokens`, `max_output_tokens` or Gemini's `generationConfig.maxOutputTokens`. */
