@@ -1152,7 +1152,7 @@ export type components = {
             protocol: string;
             /** @description The operation, e.g. `POST /v1/chat/completions`. */
             endpoint: string;
-            /** @description The HTTP status the client got. */
+            /** @description The HTTP status the client got, or 499 when the client left before its answer was complete (then `completed` is false). */
             status: number;
             input_tokens: number;
             cached_input_tokens: number;
@@ -1161,8 +1161,10 @@ export type components = {
             image_count: number;
             latency_ms: number;
             cost_usd: number;
-            /** @description True when the token counts are the gateway's estimate. */
+            /** @description True when the token counts are the gateway's estimate: an upstream that reported no usage (the prompt is estimated), or a client that left mid-stream before the upstream reported its output (the output is counted from the generated text the client was sent, about four characters a token, and charged at the model's output price). */
             estimated: boolean;
+            /** @description False when the client left before its answer was complete (status 499). */
+            completed: boolean;
         };
         UsageRecordList: {
             /** @enum {string} */
@@ -3142,7 +3144,7 @@ export type components = {
          * @example key_3f9a1c2b7d4e8f60
          */
         KeyId: string;
-        /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+        /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
         UsageRecordLimit: number;
         /** @description The `next_before` of the previous page, to read on from there. */
         UsageRecordCursor: string;
@@ -4539,7 +4541,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
                 limit?: components["parameters"]["UsageRecordLimit"];
                 /** @description The `next_before` of the previous page, to read on from there. */
                 before?: components["parameters"]["UsageRecordCursor"];
@@ -4632,7 +4634,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description Records per JSON page, 1 to 1000 (default 100). CSV answers ignore it. */
+                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
                 limit?: components["parameters"]["UsageRecordLimit"];
                 /** @description The `next_before` of the previous page, to read on from there. */
                 before?: components["parameters"]["UsageRecordCursor"];

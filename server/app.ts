@@ -48,8 +48,8 @@ export interface AppDependencies {
  * Builds the gateway without listening, so tests and main.ts share it. Every request passes the front
  * door (http/front-door/), which matches it once against the spec's operations; the order of what runs
  * then is deliberate: request ID and logging first (every response has an ID), then, for an operation,
- * auth before any body is parsed, metering (limits reserved, usage recorded when the response ends) before
- * any upload is read, the contract validator and the operation's handler; anything else goes to Express,
+ * auth before any body is parsed, the usage row (recorded when the response ends, however it ends) before
+ * the body is read, limits reserved before any upload is read, the contract validator and the operation's handler; anything else goes to Express,
  * which serves the console's and the docs' static pages (they need no key) and 404s the rest. One error
  * handler renders every error in the request's family's shape.
  */
@@ -92,6 +92,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const validate = await createOpenApiValidator({ validateResponses });
   const stepsFor = (route: OperationRoute) => [
     ...(route.security === 'public' ? [] : [authenticate]),
+    // Before the body is read, so that a body refused (400, 413, 415) leaves its ledger row too.
+    ...(route.metering ? [metering.recordUsage] : []),
     readJsonBody,
     ...(route.metering ? [metering.middleware] : []),
     ...(route.body === 'multipart' ? [readUpload] : []),

@@ -33,6 +33,18 @@ export interface RequestContext {
   usage?: Usage;
   /** Images an image request produced. */
   imageCount?: number;
+  /**
+   * A streamed answer while it is sent, live: the usage reported so far, and the generated characters sent
+   * since. Metering reads it when the client leaves mid-stream, before the handler has finished and set
+   * `usage`.
+   */
+  streamed?: StreamedSoFar;
+}
+
+/** What a streamed answer has reported and sent so far (core/tally-stream.ts). */
+export interface StreamedSoFar {
+  usage(): Usage | undefined;
+  deliveredSinceUsage(): number;
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();

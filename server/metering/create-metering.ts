@@ -1,21 +1,19 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal.js';
 import { principalOf } from '../access/principal-of.js';
 import type { ModelRegistry } from '../core/model-registry.js';
 import { defaultModelImages } from '../config/config-schema.js';
-import type { Usage } from '../core/types.js';
 import { GatewayError } from '../http/gateway-error.js';
-import { contextOf, type RequestContext } from '../http/request-context.js';
+import { contextOf } from '../http/request-context.js';
 import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';
-import { costOf } from '../usage/cost.js';
-import { newUsageRecordId } from '../usage/usage-record.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
-import { estimatePromptTokens } from './estimate-prompt-tokens.js';
+import { meteredEndpoint } from './metered-endpoint.js';
 import { planReservation, withGrantedOutputCap } from './plan-reservation.js';
-import { meteredEndpoint, type MeteredEndpoint } from './metered-endpoint.js';
+import { outcomeOf, type Outcome } from './request-outcome.js';
+import { usageRowOf } from './usage-row-of.js';
 
 export interface MeteringDependencies {
   registry: ModelRegistry;
@@ -26,11 +24,25 @@ export interface MeteringDependencies {
   defaultOutputTokens: number;
 }
 
-/** The middleware, plus what shutdown must wait for. */
+/** The two steps of metering, plus what shutdown must wait for. */
 export interface Metering {
+  /**
+   * Runs right after authentication, before the body is read: from here every request of a key to a model
+   * operation leaves one usage row when its response is over, whatever ends it (a body that cannot be
+   * read, 413, 415, a validation 400, a refusal, 429, an error, a client that left).
+   */
+  recordUsage: RequestHandler;
+  /** Runs once the body is read (its estimate is needed): reserves the limits, or refuses with 429. */
   middleware: RequestHandler;
   /** Resolves once every finished request's limits are settled. */
   idle(): Promise<void>;
+}
+
+/** What the two steps share about one request. */
+interface MeteredRequest {
+  reservation?: Reservation;
+  /** Set when the response is over. */
+  outcome?: Outcome;
 }
 
 /**
@@ -53,43 +65,37 @@ export function createMetering(deps: MeteringDependencies): Metering {
       .finally(() => settling.delete(settled));
     settling.add(settled);
   };
+  const metered = new WeakMap<Request, MeteredRequest>();
 
-  const middleware: RequestHandler = async (req, res, next) => {
+  const recordUsage: RequestHandler = (req, res, next) => {
     const context = contextOf(req);
-    const endpoint = meteredEndpoint(context, req.body);
-    if (!endpoint) return next();
-    // Every metered operation needs a key (the spec's security), so authentication has put one here.
+    // Every metered operation needs a key (the spec's security); a request without one has no account to charge.
+    if (!context.operation?.metering || context.caller?.kind !== 'key') return next();
     const principal = principalOf(context);
     const startedAt = Date.now();
-    let reservation: Reservation | undefined;
-    let outcome: Outcome | undefined;
-    // Registered before the limits are asked, so a refused request (429) is in the ledger too.
+    const request: MeteredRequest = {};
+    metered.set(req, request);
     res.once('close', () => {
-      outcome = outcomeOf(req, res, context, endpoint, deps.registry);
-      deps.recorder.record({
-        id: newUsageRecordId(),
-        created_at: startedAt,
-        request_id: context.requestId,
-        account_id: principal.account.id,
-        key_id: principal.key.id,
-        model: outcome.model,
-        deployment: outcome.deployment,
-        protocol: endpoint.protocol,
-        endpoint: endpoint.endpoint,
-        status: res.statusCode,
-        input_tokens: outcome.usage.inputTokens,
-        cached_input_tokens: outcome.usage.cachedInputTokens,
-        output_tokens: outcome.usage.outputTokens,
-        reasoning_tokens: outcome.usage.reasoningTokens,
-        image_count: outcome.imageCount,
-        latency_ms: Date.now() - startedAt,
-        cost_usd: outcome.costUsd,
-        estimated: outcome.usage.estimated === true,
-      });
-      if (reservation) settle(reservation, outcome);
+      // The body, when one could be read, names the model; for Gemini the path does.
+      const endpoint = meteredEndpoint(context, req.body)!;
+      // Over without being finished: the client left before it had the whole answer.
+      const completed = res.writableFinished;
+      const outcome = outcomeOf(req, res, context, endpoint, deps.registry, completed);
+      request.outcome = outcome;
+      deps.recorder.record(usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt }));
+      if (request.reservation) settle(request.reservation, outcome);
     });
+    next();
+  };
+
+  const middleware: RequestHandler = async (req, _res, next) => {
+    const request = metered.get(req);
+    if (!request) return next();
+    const context = contextOf(req);
+    const principal = principalOf(context);
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
+      const endpoint = meteredEndpoint(context, req.body)!;
       const model = endpoint.requestedModel === undefined ? undefined : deps.registry.find(endpoint.requestedModel);
       const plan = planReservation({
         endpoint,
@@ -100,16 +106,18 @@ export function createMetering(deps: MeteringDependencies): Metering {
         defaultOutputTokens: deps.defaultOutputTokens,
         maxImages: model?.images.max_n ?? defaultModelImages.max_n,
       });
-      reservation = await reserve(deps.limits, { scopes, ...plan });
+      const reservation = await reserve(deps.limits, { scopes, ...plan });
+      request.reservation = reservation;
       renewals.start(reservation);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
-      if (outcome) settle(reservation, outcome);
+      if (request.outcome) settle(reservation, request.outcome);
       if (reservation.grantedOutputTokens !== undefined) req.body = withGrantedOutputCap(endpoint.protocol, req.body, reservation.grantedOutputTokens);
     }
     next();
   };
 
   return {
+    recordUsage,
     middleware,
     async idle() {
       while (settling.size > 0) await Promise.all(settling);
@@ -139,29 +147,4 @@ async function reserve(limits: LimitStore, request: ReserveRequest): Promise<Res
     code: refusal.retryable ? 'rate_limit_exceeded' : 'request_exceeds_limit',
     headers: refusal.retryable ? { 'retry-after': String(refusal.retryAfterSeconds) } : undefined,
   });
-}
-
-interface Outcome {
-  model: string | null;
-  deployment: string | null;
-  usage: Usage;
-  imageCount: number;
-  costUsd: number;
-}
-
-const noUsage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
-
-/** What the handler left in the request context (see describeRoute and the handlers' `usage`). */
-function outcomeOf(req: Request, res: Response, context: RequestContext, endpoint: MeteredEndpoint, registry: ModelRegistry): Outcome {
-  const { route, usage: reportedUsage } = context;
-  // An answer that was served without a usage report (an upstream stream that sent none) gets an
-  // estimate of its prompt, marked as such, rather than a silent zero.
-  const served = route !== undefined && res.statusCode < 400;
-  const model = route?.model ?? endpoint.requestedModel ?? null;
-  const deployment = route?.deployment ?? null;
-  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, imageCount: 0, costUsd: 0 };
-  const usage = reportedUsage ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
-  const imageCount = context.imageCount ?? 0;
-  const pricing = model === null ? undefined : registry.find(model)?.pricing;
-  return { model, deployment, usage, imageCount, costUsd: costOf(usage, pricing, imageCount) };
 }

@@ -32,3 +32,8 @@ function measureJson(value: unknown): { characters: number; objects: number } {
   }
   return { characters, objects };
 }
+
+/** Tokens in so many characters of generated text, at about four characters a token. */
+export function estimateTokensOfCharacters(characters: number): number {
+  return Math.ceil(characters / 4);
+}

@@ -78,6 +78,8 @@ export type ForwardedChat =
       frames: AsyncIterable<string>;
       /** The usage read from the stream so far (complete once `frames` is done). */
       usage(): Usage | undefined;
+      /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
+      deliveredSinceUsage(): number;
     };
 
 /** Forwards a Responses API body to the upstream's own `/responses`, model name and auth rewritten only. */
@@ -87,7 +89,12 @@ export interface ResponsesPassThrough {
 
 export type ForwardedResponses =
   | { kind: 'json'; body: Record<string, unknown> }
-  | { kind: 'stream'; events: AsyncIterable<ForwardedResponseEvent> };
+  | {
+      kind: 'stream';
+      events: AsyncIterable<ForwardedResponseEvent>;
+      /** Characters of generated content the consumer has sent on so far (counted as core/tally-stream.ts says). */
+      deliveredCharacters(): number;
+    };
 
 /** One upstream Responses stream event, as the upstream sent it. */
 export interface ForwardedResponseEvent {
@@ -119,6 +126,8 @@ export type ForwardedMessages =
       events: AsyncIterable<ForwardedMessageEvent>;
       /** The usage read from the stream so far (complete once `events` is done). */
       usage(): Usage | undefined;
+      /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
+      deliveredSinceUsage(): number;
     };
 
 /** One upstream Messages stream event: its `event:` name and its `data:` payload, never re-serialized. */
@@ -144,4 +153,6 @@ export type ForwardedGemini =
       frames: AsyncIterable<string>;
       /** The usage read from the stream so far (complete once `frames` is done). */
       usage(): Usage | undefined;
+      /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
+      deliveredSinceUsage(): number;
     };

@@ -55,8 +55,13 @@ export interface Database {
     image_count: number;
     latency_ms: number;
     cost_usd: number;
-    /** 1 when the token counts are the gateway's estimate (an upstream stream that reported none). */
+    /**
+     * 1 when the token counts are the gateway's estimate: an upstream stream that reported none, or the
+     * output delivered to a client that left mid-stream, counted from what was sent.
+     */
     estimated: number;
+    /** 0 when the client left before its answer was complete (`status` is then 499), else 1. */
+    completed: number;
   };
   /** Stored Responses API answers (`store: true`), for `previous_response_id` and the retrieve routes. */
   responses: {

@@ -127,6 +127,16 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('api_keys').dropColumn('shares_limits_with').execute();
     },
   },
+  '0006_usage_records_completed': {
+    async up(db: Kysely<unknown>) {
+      // 0 when the client left before its answer was complete (status 499). Rows written before this
+      // migration were recorded as if complete, which is what the default says.
+      await db.schema.alterTable('usage_records').addColumn('completed', 'integer', (column) => column.notNull().defaultTo(1)).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('usage_records').dropColumn('completed').execute();
+    },
+  },
 };
 
 /** The account that owns keys created without one (and every key made before accounts existed). */

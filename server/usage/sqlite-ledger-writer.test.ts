@@ -47,6 +47,7 @@ function record(id: string, fields: Partial<UsageRecord> = {}): UsageRecord {
     latency_ms: 42,
     cost_usd: 0.5,
     estimated: false,
+    completed: true,
     ...fields,
   };
 }

@@ -21,6 +21,7 @@ const record: UsageRecord = {
   latency_ms: 42,
   cost_usd: 0.001,
   estimated: true,
+  completed: true,
 };
 
 test('IDs are use_ and 24 hex digits', () => {
@@ -33,6 +34,9 @@ test('a record survives the round trip through its row', () => {
   assert.equal(row.estimated, 1);
   assert.deepEqual(fromUsageRow(row), record);
   assert.equal(fromUsageRow({ ...row, estimated: 0 }).estimated, false);
+  assert.equal(row.completed, 1);
+  assert.equal(toUsageRow({ ...record, completed: false }).completed, 0);
+  assert.equal(fromUsageRow({ ...row, completed: 0 }).completed, false);
 });
 
 test('rows are made to fit their columns', () => {

@@ -7,15 +7,15 @@ type UsageRow = Database['usage_records'];
  * One row of the usage ledger: a model or image request, streamed or not. Fields are the `usage_records`
  * columns (their meanings are documented in `store/database.ts`): `created_at` is Unix milliseconds, token
  * counts follow OpenAI (`input_tokens` includes the cached ones, `output_tokens` the reasoning ones).
- * Only `estimated` differs: a boolean here, 0/1 in the table.
+ * Only `estimated` and `completed` differ: booleans here, 0/1 in the table.
  */
-export type UsageRecord = Omit<UsageRow, 'estimated'> & { estimated: boolean };
+export type UsageRecord = Omit<UsageRow, 'estimated' | 'completed'> & { estimated: boolean; completed: boolean };
 
 /** Every `usage_records` column, listed through a record type so that the compiler names any one missed. */
 export const usageColumns = Object.keys({
   id: true, created_at: true, request_id: true, account_id: true, key_id: true, model: true, deployment: true, protocol: true,
   endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, output_tokens: true, reasoning_tokens: true,
-  image_count: true, latency_ms: true, cost_usd: true, estimated: true,
+  image_count: true, latency_ms: true, cost_usd: true, estimated: true, completed: true,
 } satisfies Record<keyof UsageRow, true>) as Array<keyof UsageRow>;
 
 /** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
@@ -58,7 +58,7 @@ const integerColumns = [
  * block every later row behind it in the recorder's retries.
  */
 export function toUsageRow(record: UsageRecord): UsageRow {
-  const row: UsageRow = { ...record, estimated: record.estimated ? 1 : 0, cost_usd: finiteOrZero(record.cost_usd) };
+  const row: UsageRow = { ...record, estimated: record.estimated ? 1 : 0, completed: record.completed ? 1 : 0, cost_usd: finiteOrZero(record.cost_usd) };
   for (const column of integerColumns) row[column] = Math.round(finiteOrZero(record[column]));
   for (const [column, width] of textWidthEntries) {
     const value = record[column];
@@ -69,7 +69,7 @@ export function toUsageRow(record: UsageRecord): UsageRow {
 
 /** The record a table row holds. PostgreSQL's `bigint` arrives as a number already (see `openPostgres`). */
 export function fromUsageRow(row: UsageRow): UsageRecord {
-  const record = { ...row, estimated: Number(row.estimated) === 1, cost_usd: Number(row.cost_usd) };
+  const record = { ...row, estimated: Number(row.estimated) === 1, completed: Number(row.completed) === 1, cost_usd: Number(row.cost_usd) };
   for (const column of integerColumns) record[column] = Number(row[column]);
   return record;
 }

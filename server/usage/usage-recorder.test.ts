@@ -29,6 +29,7 @@ function usage(requestId: string): UsageRecord {
     latency_ms: 1,
     cost_usd: 0,
     estimated: false,
+    completed: true,
   };
 }
 

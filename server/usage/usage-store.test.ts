@@ -5,7 +5,7 @@ import { testDatabases } from '../../test/helpers/test-databases.js';
 import type { GatewayDb } from '../store/database.js';
 import { migrateToLatest } from '../store/migrations.js';
 import { newUsageRecordId, type UsageRecord } from './usage-record.js';
-import { UsageStore } from './usage-store.js';
+import { maxListLimit, UsageStore } from './usage-store.js';
 
 const day = (date: string, hour = 0) => Date.parse(`${date}T00:00:00Z`) + hour * 3_600_000;
 
@@ -29,6 +29,7 @@ function usage(fields: Partial<UsageRecord>): UsageRecord {
     latency_ms: 300,
     cost_usd: 0.25,
     estimated: false,
+    completed: true,
     ...fields,
   };
 }
@@ -42,7 +43,7 @@ for (const [name, open] of testDatabases) {
     let store: UsageStore;
     const records = [
       usage({ created_at: day('2025-03-01', 1), model: 'beta' }),
-      usage({ created_at: day('2025-03-01', 23), estimated: true }),
+      usage({ created_at: day('2025-03-01', 23), estimated: true, completed: false, status: 499 }),
       usage({ created_at: day('2025-03-02', 0), key_id: 'key_a2', output_tokens: 5_000_000_000 }),
       usage({ created_at: day('2025-03-03', 12), account_id: 'acct_b', key_id: 'key_b1', model: null, image_count: 2, cost_usd: 0.08 }),
     ];
@@ -103,6 +104,19 @@ for (const [name, open] of testDatabases) {
       await store.insertMany(many.slice(0, 10)); // a retried write that had landed
       await store.insertMany([]);
       assert.equal(await store.count({ accountId: 'acct_many' }), 4_000);
+    });
+
+    test('pages say whether more follow, at the largest page size too', async () => {
+      const rows = Array.from({ length: maxListLimit + 1 }, (_, index) => usage({ created_at: day('2025-05-01') + (index % 7), account_id: 'acct_pages' }));
+      await store.insertMany(rows);
+      const first = await store.page({ accountId: 'acct_pages' }, { limit: maxListLimit });
+      assert.deepEqual([first.records.length, first.more], [maxListLimit, true]);
+      const last = first.records.at(-1)!;
+      const second = await store.page({ accountId: 'acct_pages' }, { limit: maxListLimit, after: { createdAt: last.created_at, id: last.id } });
+      assert.deepEqual([second.records.length, second.more], [1, false]);
+      const seen = new Set([...first.records, ...second.records].map((record) => record.id));
+      assert.equal(seen.size, rows.length, 'every row once');
+      assert.deepEqual((await store.page({ accountId: 'acct_pages' }, { limit: maxListLimit + 1 })).records.length, maxListLimit, 'a larger limit is clamped');
     });
   });
 }

@@ -99,6 +99,14 @@ export class UsageStore {
    * 1..{@link maxListLimit}.
    */
   async list(filter: UsageFilter, page: { limit: number; after?: UsageListPosition }): Promise<UsageRecord[]> {
+    return (await this.page(filter, page)).records;
+  }
+
+  /**
+   * {@link list}, and whether more records follow this page: read as one record more than the page holds,
+   * so that a page of the largest size says so too.
+   */
+  async page(filter: UsageFilter, page: { limit: number; after?: UsageListPosition }): Promise<{ records: UsageRecord[]; more: boolean }> {
     const limit = Math.min(Math.max(Math.floor(page.limit) || 1, 1), maxListLimit);
     const after = page.after;
     const rows = await this.db
@@ -110,9 +118,9 @@ export class UsageStore {
       )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
-      .limit(limit)
+      .limit(limit + 1)
       .execute();
-    return rows.map(fromUsageRow);
+    return { records: rows.slice(0, limit).map(fromUsageRow), more: rows.length > limit };
   }
 
   async count(filter: UsageFilter): Promise<number> {

@@ -68,5 +68,6 @@ function base(createdAt: number, owner: { accountId: string; keyId: string }): U
     latency_ms: 0,
     cost_usd: 0,
     estimated: false,
+    completed: true,
   };
 }

@@ -1,7 +1,7 @@
 import type { Response } from 'express';
-import type { StreamEvent, Usage } from '../../core/types.js';
+import { tallyStream } from '../../core/tally-stream.js';
 import { renderErrorBody } from '../../http/render-error.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext, StreamedSoFar } from '../../http/request-context.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
 import { renderMessage } from './render-message.js';
@@ -24,7 +24,7 @@ interface Frame {
 export async function sendMessageAnswer(res: Response, context: RequestContext, answer: MessageAnswer, ids: { id: string; model: string }, signal: AbortSignal): Promise<void> {
   if (answer.kind === 'forwarded') {
     const { forwarded } = answer;
-    if (forwarded.kind === 'stream') return streamFrames(res, context, signal, forwarded.events, forwarded.usage);
+    if (forwarded.kind === 'stream') return streamFrames(res, context, signal, forwarded.events, forwarded);
     context.usage = forwarded.usage;
     res.json(forwarded.body as never);
     return;
@@ -36,12 +36,12 @@ export async function sendMessageAnswer(res: Response, context: RequestContext, 
     res.json(renderMessage(translated.response, ids) as never);
     return;
   }
-  let usage: Usage | undefined;
-  const observed = observeUsage(translated.events, (seen) => (usage = seen));
-  await streamFrames(res, context, signal, framesOf(toMessageEvents(observed, ids)), () => usage);
+  const tallied = tallyStream(translated.events);
+  await streamFrames(res, context, signal, framesOf(toMessageEvents(tallied.events, ids)), tallied);
 }
 
-async function streamFrames(res: Response, context: RequestContext, signal: AbortSignal, frames: AsyncIterable<Frame>, usage: () => Usage | undefined): Promise<void> {
+async function streamFrames(res: Response, context: RequestContext, signal: AbortSignal, frames: AsyncIterable<Frame>, streamed: StreamedSoFar): Promise<void> {
+  context.streamed = streamed;
   const sse = new SseWriter(res);
   try {
     for await (const { type, data } of frames) {
@@ -51,18 +51,11 @@ async function streamFrames(res: Response, context: RequestContext, signal: Abor
   } catch (error) {
     if (!signal.aborted) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
   } finally {
-    context.usage = usage();
+    context.usage = streamed.usage();
     sse.end();
   }
 }
 
 async function* framesOf(events: AsyncIterable<MessagesStreamEvent>): AsyncGenerator<Frame> {
   for await (const event of events) yield { type: event.type, data: event };
-}
-
-async function* observeUsage(events: AsyncIterable<StreamEvent>, onUsage: (usage: Usage) => void): AsyncGenerator<StreamEvent> {
-  for await (const event of events) {
-    if (event.type === 'usage') onUsage(event.usage);
-    yield event;
-  }
 }

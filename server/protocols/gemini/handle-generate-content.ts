@@ -49,6 +49,7 @@ export function createStreamGenerateContentHandler(deps: GenerateDependencies): 
     const answer = await startAnswer(deps, req.params.model, req.body, true, res, context);
     describeRoute(res, context, answer.target, answer.droppedParams);
     if (answer.kind !== 'stream') throw new Error('a stream attempt answered with a whole response');
+    context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
     const out = openGeminiStream(res, req.query.alt);
     try {
       for await (const frame of answer.frames) {

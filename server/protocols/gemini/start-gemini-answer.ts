@@ -1,9 +1,9 @@
 import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
-import { observeUsage } from '../../core/observe-usage.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
+import { tallyStream } from '../../core/tally-stream.js';
 import type { Usage } from '../../core/types.js';
 import { GatewayError } from '../../http/gateway-error.js';
 import type { GeminiPassThrough } from '../../providers/provider.js';
@@ -17,7 +17,12 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
 export type GeminiAnswer = (
   | { kind: 'response'; body: Record<string, unknown> }
   /** Chunk objects, or the upstream's `data:` payloads verbatim when passed through. */
-  | { kind: 'stream'; frames: AsyncIterable<unknown> }
+  | {
+      kind: 'stream';
+      frames: AsyncIterable<unknown>;
+      /** Characters of generated content sent on so far, for a client that leaves mid-stream. */
+      deliveredSinceUsage(): number;
+    }
 ) & {
   target: RouteTarget;
   /** Request fields left out because the model lacks the capability. */
@@ -58,9 +63,8 @@ export async function startGeminiAnswer(target: RouteTarget, input: GeminiAttemp
     const body = renderGenerateResponse(answer.response, ids) as Record<string, unknown>;
     return { kind: 'response', body, target, droppedParams, usage: () => answer.response.usage };
   }
-  let usage: Usage | undefined;
-  const observed = observeUsage(answer.events, (seen) => (usage = seen));
-  return { kind: 'stream', frames: toGeminiChunks(observed, ids), target, droppedParams, usage: () => usage };
+  const tallied = tallyStream(answer.events);
+  return { kind: 'stream', frames: toGeminiChunks(tallied.events, ids), target, droppedParams, usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
 }
 
 async function forward(target: RouteTarget, passThrough: GeminiPassThrough, input: GeminiAttemptInput): Promise<GeminiAnswer> {
@@ -70,5 +74,5 @@ async function forward(target: RouteTarget, passThrough: GeminiPassThrough, inpu
   const forwarded = await passThrough.forward(body, { stream: input.stream }, context);
   if (forwarded.kind === 'json') return { kind: 'response', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
   const frames = await prefetchFirstEvent(forwarded.frames);
-  return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage };
+  return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
 }

@@ -40,6 +40,7 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
       res.json(answer.body as never);
       return;
     }
+    context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
     const sse = new SseWriter(res);
     try {
       for await (const frame of answer.frames) {

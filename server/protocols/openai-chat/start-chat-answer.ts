@@ -1,9 +1,9 @@
 import { droppedParamNames, withoutDroppedParams } from '../../core/dropped-params.js';
 import { gateCapabilities } from '../../core/gate-capabilities.js';
-import { observeUsage } from '../../core/observe-usage.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
+import { tallyStream } from '../../core/tally-stream.js';
 import type { ModelRequest, StreamEvent, Usage } from '../../core/types.js';
 import { chatDroppedFields, chatFeatureParams } from './chat-params.js';
 import { renderChatCompletion } from './render-chat-completion.js';
@@ -13,7 +13,12 @@ import type { ChatCompletionRequest } from './wire-types.js';
 export type ChatAnswer = (
   | { kind: 'completion'; body: Record<string, unknown> }
   /** Chunk objects or verbatim upstream `data:` payloads, `[DONE]` last. */
-  | { kind: 'stream'; frames: AsyncIterable<unknown> }
+  | {
+      kind: 'stream';
+      frames: AsyncIterable<unknown>;
+      /** Characters of generated content sent on so far, for a client that leaves mid-stream. */
+      deliveredSinceUsage(): number;
+    }
 ) & {
   target: RouteTarget;
   /** Request fields left out because the model lacks the capability. */
@@ -49,7 +54,7 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
       return { kind: 'completion', body: forwarded.body, target, droppedParams: removed, usage: () => forwarded.usage };
     }
     const frames = await prefetchFirstEvent(forwarded.frames);
-    return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage };
+    return { kind: 'stream', frames, target, droppedParams: removed, usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
   }
 
   const answer = await startTranslatedAnswer(target, input.request, { stream, signal, params: chatFeatureParams });
@@ -58,9 +63,8 @@ export async function startChatAnswer(target: RouteTarget, input: ChatAttemptInp
     const completion = renderChatCompletion(answer.response, body.model) as unknown as Record<string, unknown>;
     return { kind: 'completion', body: completion, target, droppedParams, usage: () => answer.response.usage };
   }
-  let usage: Usage | undefined;
-  const observed = observeUsage(answer.events, (seen) => (usage = seen));
-  return { kind: 'stream', frames: withDone(input.toChunks(observed)), target, droppedParams, usage: () => usage };
+  const tallied = tallyStream(answer.events);
+  return { kind: 'stream', frames: withDone(input.toChunks(tallied.events)), target, droppedParams, usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
 }
 
 

@@ -5,6 +5,7 @@ import { droppedParamNames } from '../../core/dropped-params.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { RouteTarget, Router } from '../../core/router.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from '../../core/start-translated-answer.js';
+import { tallyStream } from '../../core/tally-stream.js';
 import { describeRoute } from '../../http/describe-route.js';
 import type { RequestContext } from '../../http/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
@@ -135,9 +136,11 @@ async function sendTranslatedResponse(
     res.json(response as never);
     return;
   }
+  const tallied = tallyStream(answer.events);
+  context.streamed = { usage: () => context.usage ?? tallied.usage(), deliveredSinceUsage: tallied.deliveredSinceUsage };
   const sse = new SseWriter(res);
   try {
-    for await (const event of toResponseEvents(answer.events, echo, ids)) {
+    for await (const event of toResponseEvents(tallied.events, echo, ids)) {
       if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
         context.usage = readResponsesUsage(event.response.usage);
         if (event.type !== 'response.failed') await save(event.response as unknown as Record<string, unknown>);

@@ -51,6 +51,8 @@ export async function sendForwardedResponse(
     return;
   }
 
+  // The usage comes whole with the final event, and no content follows it.
+  context.streamed = { usage: () => context.usage, deliveredSinceUsage: () => (context.usage ? 0 : answer.deliveredCharacters()) };
   const sse = new SseWriter(res);
   // The upstream numbers its events from 0 and the gateway forwards every one, so the count is the next number.
   let sent = 0;

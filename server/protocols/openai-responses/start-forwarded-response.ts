@@ -11,7 +11,9 @@ import type { ResponsesCreateRequest } from './wire-types.js';
 
 /** A forwarded answer that has begun upstream but of which the client has seen nothing yet. */
 export interface ForwardedResponse {
-  answer: { kind: 'json'; response: Record<string, unknown> } | { kind: 'stream'; events: AsyncIterable<ForwardedResponseEvent> };
+  answer:
+    | { kind: 'json'; response: Record<string, unknown> }
+    | { kind: 'stream'; events: AsyncIterable<ForwardedResponseEvent>; deliveredCharacters(): number };
   droppedParams: string[];
   /** Whether the upstream keeps this response too (it was asked to store it), so a next turn there can build on it. */
   upstreamStores: boolean;
@@ -59,5 +61,5 @@ export async function startForwardedResponse(
     upstreamStores: clientBody.store !== false,
   };
   if (forwarded.kind === 'json') return { ...common, answer: { kind: 'json', response: forwarded.body } };
-  return { ...common, answer: { kind: 'stream', events: await prefetchFirstEvent(forwarded.events) } };
+  return { ...common, answer: { kind: 'stream', events: await prefetchFirstEvent(forwarded.events), deliveredCharacters: forwarded.deliveredCharacters } };
 }

@@ -41,14 +41,14 @@ export function createUsageHandlers(store: UsageStore): UsageHandlers {
     if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
       return writeUsageCsv(res, store, filter, `usage-${new Date().toISOString().slice(0, 10)}.csv`);
     }
+    // The contract bounds `limit` (1 to maxListLimit), so the validator has refused any other.
     const limit = query.limit === undefined ? defaultRecordLimit : Number(query.limit);
     const after = query.before === undefined ? undefined : decodeUsageCursor(query.before);
-    // One more than asked tells whether another page exists without a count.
-    const page = await store.list(filter, { limit: limit + 1, after });
+    const page = await store.page(filter, { limit, after });
     // Which upstream deployment served a request is the operator's business, not the contract's.
-    const data = page.slice(0, limit).map(({ deployment: _deployment, ...record }) => record);
+    const data = page.records.map(({ deployment: _deployment, ...record }) => record);
     const last = data[data.length - 1];
-    res.json({ object: 'list', data, next_before: page.length > limit ? encodeUsageCursor({ createdAt: last.created_at, id: last.id }) : null });
+    res.json({ object: 'list', data, next_before: page.more ? encodeUsageCursor({ createdAt: last.created_at, id: last.id }) : null });
   };
   return {
     ...adminOnly<Pick<UsageHandlers, 'getAdminUsage' | 'listUsageRecords'>>({

@@ -25,6 +25,7 @@ const columns = [
   'latency_ms',
   'cost_usd',
   'estimated',
+  'completed',
 ] as const satisfies ReadonlyArray<keyof UsageRecord>;
 
 /**
@@ -38,13 +39,13 @@ export async function writeUsageCsv(res: Response, store: UsageStore, filter: Us
   let after: UsageListPosition | undefined;
   let written = 0;
   while (written < maxCsvRows && !res.destroyed) {
-    const page = await store.list(filter, { limit: maxListLimit, after });
-    if (page.length === 0) break;
-    await write(res, page.map(csvLine).join(''));
-    written += page.length;
-    const last = page[page.length - 1];
+    const { records, more } = await store.page(filter, { limit: maxListLimit, after });
+    if (records.length === 0) break;
+    await write(res, records.map(csvLine).join(''));
+    written += records.length;
+    const last = records[records.length - 1];
     after = { createdAt: last.created_at, id: last.id };
-    if (page.length < maxListLimit) break;
+    if (!more) break;
   }
   res.end();
 }

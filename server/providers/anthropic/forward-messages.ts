@@ -1,3 +1,5 @@
+import { messagesEventCharacters } from '../../core/generated-characters.js';
+import { StreamTally } from '../../core/tally-stream.js';
 import type { ForwardedMessageEvent, ForwardedMessages, MessagesCallContext, MessagesPassThrough } from '../provider.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
 import { asRecord } from '../upstream/parse-json.js';
@@ -35,12 +37,16 @@ export function createMessagesPassThrough(client: UpstreamClient, providerId: st
         return { kind: 'json', body: json, usage: toGatewayUsage(tally) };
       }
       const reply = await client.postJson('/v1/messages', upstreamBody, context.signal, headers);
-      let seenUsage = false;
-      const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, (usage) => {
-        readAnthropicUsage(tally, usage);
-        seenUsage = true;
+      const streamed = new StreamTally();
+      const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, {
+        // Anthropic reports in parts (the prompt at the start, the output at the end): the tally adds them up.
+        onUsage: (usage) => {
+          readAnthropicUsage(tally, usage);
+          streamed.report(toGatewayUsage(tally));
+        },
+        onDelivered: (characters) => streamed.deliver(characters),
       });
-      return { kind: 'stream', events, usage: () => (seenUsage ? toGatewayUsage(tally) : undefined) };
+      return { kind: 'stream', events, usage: () => streamed.usage(), deliveredSinceUsage: () => streamed.deliveredSinceUsage() };
     },
   };
 }
@@ -52,11 +58,14 @@ export function createMessagesPassThrough(client: UpstreamClient, providerId: st
 async function* forwardEvents(
   sse: AsyncIterable<SseEvent>,
   providerId: string,
-  onUsage: (usage: AnthropicUsage | undefined) => void,
+  tally: { onUsage(usage: AnthropicUsage | undefined): void; onDelivered(characters: number): void },
 ): AsyncGenerator<ForwardedMessageEvent> {
   const refusal = ({ type, payload }: NamedEvent) => (type === 'error' ? anthropicStreamError(payload, providerId) : undefined);
-  for await (const event of holdPreamble(withUsageRead(namedEvents(sse, providerId), onUsage), preambleEvents, refusal)) {
+  for await (const event of holdPreamble(withUsageRead(namedEvents(sse, providerId), tally.onUsage), preambleEvents, refusal)) {
+    const characters = messagesEventCharacters(event.payload);
     yield event;
+    // Counted once the consumer is back for more, i.e. has sent this event on (core/tally-stream.ts).
+    tally.onDelivered(characters);
     // After an error Anthropic sends nothing more; the client has the upstream's own words.
     if (event.type === 'message_stop' || event.type === 'error') return;
   }

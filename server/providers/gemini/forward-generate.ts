@@ -1,4 +1,5 @@
-import type { Usage } from '../../core/types.js';
+import { geminiChunkCharacters } from '../../core/generated-characters.js';
+import { StreamTally } from '../../core/tally-stream.js';
 import type { CallContext, ForwardedGemini, GeminiPassThrough } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
@@ -38,11 +39,12 @@ export function createGeminiPassThrough(client: UpstreamClient, providerId: stri
         return { kind: 'json', body: json, usage: usage ? readGeminiUsage(usage as GeminiUsageMetadata) : undefined };
       }
       const reply = await client.postJson(path, upstreamBody, context.signal);
-      let usage: Usage | undefined;
+      const tally = new StreamTally();
       return {
         kind: 'stream',
-        frames: forwardFrames(readSse(client.chunks(reply, context.signal)), providerId, (seen) => (usage = seen)),
-        usage: () => usage,
+        frames: forwardFrames(readSse(client.chunks(reply, context.signal)), providerId, tally),
+        usage: () => tally.usage(),
+        deliveredSinceUsage: () => tally.deliveredSinceUsage(),
       };
     },
   };
@@ -53,7 +55,11 @@ export function createGeminiPassThrough(client: UpstreamClient, providerId: stri
  * so the router can still retry; after that it goes to the client as the upstream wrote it. A stream that
  * ends without a `finishReason` (or a blocked prompt's `promptFeedback`) was cut off, and is an error.
  */
-async function* forwardFrames(events: AsyncIterable<{ data: string }>, providerId: string, onUsage: (usage: Usage) => void): AsyncGenerator<string> {
+async function* forwardFrames(
+  events: AsyncIterable<{ data: string }>,
+  providerId: string,
+  tally: StreamTally,
+): AsyncGenerator<string> {
   let first = true;
   let finished = false;
   for await (const { data } of events) {
@@ -66,10 +72,16 @@ async function* forwardFrames(events: AsyncIterable<{ data: string }>, providerI
     }
     first = false;
     const usage = asRecord(chunk.usageMetadata);
-    if (usage) onUsage(readGeminiUsage(usage as GeminiUsageMetadata));
     const candidate = Array.isArray(chunk.candidates) ? asRecord(chunk.candidates[0]) : undefined;
     if (typeof candidate?.finishReason === 'string' || asRecord(chunk.promptFeedback)?.blockReason !== undefined) finished = true;
+    const characters = geminiChunkCharacters(chunk);
     yield data;
+    // Counted once the consumer is back for more, i.e. has sent this frame on; the chunk's usage covers
+    // its own content, so it is taken after (core/tally-stream.ts).
+    tally.deliver(characters);
+    // A chunk's usage counts the output so far only when it says so (`candidatesTokenCount`) or ends the
+    // answer; one that gives only the prompt must not make what was sent look free.
+    if (usage && (usage.candidatesTokenCount !== undefined || finished)) tally.report(readGeminiUsage(usage as GeminiUsageMetadata));
   }
   if (!finished) throw upstreamStreamEndedEarly(providerId);
 }

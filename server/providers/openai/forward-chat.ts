@@ -1,4 +1,5 @@
-import type { Usage } from '../../core/types.js';
+import { chatChunkCharacters } from '../../core/generated-characters.js';
+import { StreamTally } from '../../core/tally-stream.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { CallContext, ChatPassThrough, ForwardedChat } from '../provider.js';
@@ -37,7 +38,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
       }
       const reply = await client.postJson('/chat/completions', upstreamBody, context.signal);
 
-      let usage: Usage | undefined;
+      const tally = new StreamTally();
       async function* frames(): AsyncGenerator<string> {
         let first = true;
         for await (const { data } of readSse(client.chunks(reply, context.signal))) {
@@ -54,15 +55,20 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
           if (failed && first) throw streamFailure(providerId, chunk);
           first = false;
           const chunkUsage = asRecord(chunk.usage);
-          if (chunkUsage) usage = readChatUsage(chunkUsage as ChatWireUsage);
           const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk.choices) || chunk.choices.length === 0);
-          if (!(usageOnly && !clientWantsUsage)) yield data;
+          if (!(usageOnly && !clientWantsUsage)) {
+            const characters = chatChunkCharacters(chunk);
+            yield data;
+            // Counted once the consumer is back for more, i.e. has sent this frame on (core/tally-stream.ts).
+            tally.deliver(characters);
+          }
+          if (chunkUsage) tally.report(readChatUsage(chunkUsage as ChatWireUsage));
           // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
           if (failed) return;
         }
         throw upstreamStreamEndedEarly(providerId);
       }
-      return { kind: 'stream', frames: frames(), usage: () => usage };
+      return { kind: 'stream', frames: frames(), usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
     },
   };
 }

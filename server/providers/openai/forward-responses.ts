@@ -1,3 +1,4 @@
+import { responsesEventCharacters } from '../../core/generated-characters.js';
 import type { CallContext, ForwardedResponseEvent, ForwardedResponses, ResponsesPassThrough } from '../provider.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
@@ -27,16 +28,16 @@ export function createResponsesPassThrough(client: UpstreamClient, providerId: s
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (body.stream !== true) return { kind: 'json', body: await client.exchangeJson('/responses', upstreamBody, context.signal) };
       const reply = await client.postJson('/responses', upstreamBody, context.signal);
-      return { kind: 'stream', events: forwardEvents(readSse(client.chunks(reply, context.signal)), providerId) };
+      let delivered = 0;
+      const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, (characters) => (delivered += characters));
+      return { kind: 'stream', events, deliveredCharacters: () => delivered };
     },
   };
 }
 
-/** The events as the upstream sent them, with the whole response parsed where an event carries it. */
-async function* withPayloads(events: AsyncIterable<NamedEvent>): AsyncGenerator<ForwardedResponseEvent> {
-  for await (const { type, data, payload } of events) {
-    yield lifecycleEvents.has(type) || type === 'error' ? { type, data, payload } : { type, data };
-  }
+/** The event as the upstream sent it, with its payload only where it carries the whole response (or is an `error`). */
+function forwardedEvent({ type, data, payload }: NamedEvent): ForwardedResponseEvent {
+  return lifecycleEvents.has(type) || type === 'error' ? { type, data, payload } : { type, data };
 }
 
 /** OpenAI reports a refused call (quota, overload) as `error` + `response.failed` after its opening events. */
@@ -46,12 +47,15 @@ function refusal(event: ForwardedResponseEvent, providerId: string): Error | und
   return undefined;
 }
 
-async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<ForwardedResponseEvent> {
+async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string, onDelivered: (characters: number) => void): AsyncGenerator<ForwardedResponseEvent> {
   let failed = false;
-  const events = holdPreamble(withPayloads(namedEvents(sse, providerId)), preambleEvents, (event) => refusal(event, providerId));
+  const events = holdPreamble(namedEvents(sse, providerId), preambleEvents, (event) => refusal(event, providerId));
   for await (const event of events) {
     if (event.type === 'error') failed = true;
-    yield event;
+    const characters = responsesEventCharacters(event.type, event.payload);
+    yield forwardedEvent(event);
+    // Counted once the consumer is back for more, i.e. has sent this event on (core/tally-stream.ts).
+    onDelivered(characters);
     if (finalEvents.has(event.type)) return;
   }
   // The client has the upstream's own `error` event; a stream that just stops did not finish its answer.

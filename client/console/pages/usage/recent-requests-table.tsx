@@ -40,7 +40,12 @@ export function RecentRequestsTable({ records, accountNames }: RecentRequestsTab
                 <code>{record.endpoint}</code>
               </td>
               <td>
-                <span class={record.status < 400 ? 'status status-ok' : 'status status-error'}>{record.status}</span>
+                <span
+                  class={record.status < 400 ? 'status status-ok' : 'status status-error'}
+                  title={record.completed ? undefined : 'The client left before the answer was complete'}
+                >
+                  {record.status}
+                </span>
               </td>
               <td class="number nowrap">
                 <Tokens record={record} />

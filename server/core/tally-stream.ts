@@ -1,0 +1,57 @@
+import { streamEventCharacters } from './generated-characters.js';
+import type { StreamEvent, Usage } from './types.js';
+
+/**
+ * What a stream has reported and sent so far, for metering a client that leaves before the end: the
+ * latest usage the upstream reported, and the characters of generated content sent on since that report
+ * (all of them when there was none), which the report cannot have counted.
+ *
+ * Content is counted when the consumer comes back for the next event or frame, that is once it has sent
+ * this one on: a consumer that stops because the client left never asks again, so what it took but did
+ * not send is not counted. A usage report that arrives with content (a Gemini chunk) is taken after that
+ * content is counted, as it covers it.
+ */
+export class StreamTally {
+  private reported: Usage | undefined;
+  private delivered = 0;
+  private deliveredAtReport = 0;
+
+  report(usage: Usage): void {
+    this.reported = usage;
+    this.deliveredAtReport = this.delivered;
+  }
+
+  deliver(characters: number): void {
+    this.delivered += characters;
+  }
+
+  usage(): Usage | undefined {
+    return this.reported;
+  }
+
+  deliveredSinceUsage(): number {
+    return this.delivered - this.deliveredAtReport;
+  }
+}
+
+/** A translated stream, passed on unchanged, with its tally (above). */
+export interface TalliedStream {
+  events: AsyncIterable<StreamEvent>;
+  /** The usage the stream has reported so far (complete once the stream is done). */
+  usage(): Usage | undefined;
+  deliveredSinceUsage(): number;
+}
+
+/** Tallies a translated stream as it goes by (see {@link StreamTally}); every streaming pass-through does the same. */
+export function tallyStream(source: AsyncIterable<StreamEvent>): TalliedStream {
+  const tally = new StreamTally();
+  async function* events(): AsyncGenerator<StreamEvent> {
+    for await (const event of source) {
+      if (event.type === 'usage') tally.report(event.usage);
+      const characters = streamEventCharacters(event);
+      yield event;
+      tally.deliver(characters);
+    }
+  }
+  return { events: events(), usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
+}
