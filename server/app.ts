@@ -16,6 +16,7 @@ import { createFrontDoor, refuseUnmatched } from './http/front-door/create-front
 import { OperationTable } from './http/front-door/operation-table.js';
 import { createGatewayServer } from './http/gateway-server.js';
 import { createImageUpload } from './http/image-upload.js';
+import { InFlightRequests } from './http/in-flight-requests.js';
 import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
@@ -82,7 +83,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
-  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const inFlight = new InFlightRequests();
+  const identify = [inFlight.track, assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
@@ -124,6 +126,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),
+    inFlight,
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
       // Requests are over (the server has drained): settle their limits, then write every usage row.
@@ -140,6 +143,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
 export type GatewayApp = Omit<Express, 'listen'> & {
   /** Serves the gateway, through its front door, on a new HTTP server. */
   listen(port: number, host: string): Server;
+  /** The requests being served, for shutdown to end and wait for. */
+  inFlight: InFlightRequests;
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;
 };
