@@ -35,6 +35,7 @@ import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { ResponseStore } from './store/response-store.js';
 import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
+import { SyncLedger } from './usage/sync-ledger.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageStore } from './usage/usage-store.js';
 
@@ -72,8 +73,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
   const recorder = new UsageRecorder({ store: ledger, logger });
+  const syncLedger =
+    config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl) : new MemoryLimitStore();
-  const metering = createMetering({ registry, limits, recorder, logger });
+  const metering = createMetering({ registry, limits, recorder, syncLedger, logger });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();
@@ -131,6 +134,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       for (const cleanup of cleanups) clearInterval(cleanup);
       // Requests are over (the server has drained): settle their limits, then write every usage row.
       await metering.idle();
+      await syncLedger?.idle();
       await recorder.close();
       if (ledger instanceof SqliteLedgerWriter) await ledger.close();
       await limits.close();

@@ -11,6 +11,8 @@ import { limitScopeKeyId } from '../store/key-store.js';
 import { costOf } from '../usage/cost.js';
 import { newUsageRecordId } from '../usage/usage-record.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { SyncLedger } from '../usage/sync-ledger.js';
+import { commitUsageBeforeEnd, type RecordUsage } from './commit-usage-before-end.js';
 import { estimatePromptTokens, estimateReservedTokens } from './estimate-reserved-tokens.js';
 import { meteredEndpoint, type MeteredEndpoint } from './metered-endpoint.js';
 
@@ -18,6 +20,8 @@ export interface MeteringDependencies {
   registry: ModelRegistry;
   limits: LimitStore;
   recorder: UsageRecorder;
+  /** With `ledger.durability: sync`: each row is committed here before its response ends. */
+  syncLedger?: SyncLedger;
   logger: Logger;
 }
 
@@ -54,10 +58,11 @@ export function createMetering(deps: MeteringDependencies): Metering {
     const startedAt = Date.now();
     let reservation: Reservation | undefined;
     let outcome: Outcome | undefined;
-    // Registered before the limits are asked, so a refused request (429) is in the ledger too.
-    res.once('close', () => {
+    // Built once, when the response closes (or, with a sync ledger, as it ends), from what the handler left.
+    const recordUsage: RecordUsage = (keep) => {
+      if (outcome) return;
       outcome = outcomeOf(req, res, context, endpoint, deps.registry);
-      deps.recorder.record({
+      keep({
         id: newUsageRecordId(),
         created_at: startedAt,
         request_id: context.requestId,
@@ -78,7 +83,10 @@ export function createMetering(deps: MeteringDependencies): Metering {
         estimated: outcome.usage.estimated === true,
       });
       if (reservation) settle(reservation, outcome);
-    });
+    };
+    // Registered before the limits are asked, so a refused request (429) is in the ledger too.
+    res.once('close', () => recordUsage((row) => deps.recorder.record(row)));
+    if (deps.syncLedger) commitUsageBeforeEnd(res, deps.syncLedger, recordUsage);
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
       reservation = await reserve(deps.limits, scopes, endpoint.consumesTokens ? estimateReservedTokens(req.body) : 0);
