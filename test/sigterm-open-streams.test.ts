@@ -1,6 +1,7 @@
 // SIGTERM while streams are still open when the drain timeout ends: each stream is closed with its
-// protocol's in-stream error event (saying the gateway is shutting down) and ends cleanly, every one of them
-// has its usage row once the process is gone, and the process exits 0. On SQLite and on PostgreSQL.
+// protocol's in-stream error event (saying the gateway is shutting down) and ends cleanly, a request not
+// streaming yet gets the 503 in its protocol's shape, every one of them has its usage row once the process
+// is gone, and the process exits 0. On SQLite and on PostgreSQL.
 import assert from 'node:assert/strict';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -121,6 +122,11 @@ async function runCase(store: { env: Record<string, string>; databaseUrl?: strin
   assert.equal(created.status, 201);
   const { key } = (await created.json()) as { key: string };
 
+  // Two whole (non-stream) answers, in flight from before the streams start until the drain ends.
+  const post = (path: string, body: unknown) =>
+    fetch(`${gateway.origin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const wholeChat = post('/v1/chat/completions', { model, messages: [{ role: 'user', content: prompt }] });
+  const wholeMessage = post('/v1/messages', { model, max_tokens: 100, messages: [{ role: 'user', content: prompt }] });
   // 50 streams, 10 of each protocol; all have their status and headers before the signal.
   const streams = await Promise.all(Array.from({ length: 50 }, (_, i) => openStream(gateway.origin, key, cases[i % cases.length]!)));
   const signalledAt = Date.now();
@@ -132,6 +138,13 @@ async function runCase(store: { env: Record<string, string>; databaseUrl?: strin
     assert.equal(body.status, 'fulfilled', `${streamCase.name} ${requestId} ended cleanly: ${body.status === 'rejected' ? String(body.reason) : ''}`);
     streamCase.endsWithShutdownError((body as PromiseFulfilledResult<string>).value);
   });
+  // Not streaming yet: the shutdown is the answer, with the protocol's status and error body.
+  const chat = await wholeChat;
+  assert.equal(chat.status, 503);
+  assert.match(((await chat.json()) as { error: { message: string } }).error.message, shuttingDown);
+  const message = await wholeMessage;
+  assert.equal(message.status, 529);
+  assert.equal(((await message.json()) as { error: { type: string } }).error.type, 'overloaded_error');
   assert.equal(await gateway.exited, 0, gateway.output());
   assert.ok(Date.now() - signalledAt < 2_500, 'the shutdown did not wait for the streams to finish on their own');
 
@@ -141,18 +154,18 @@ async function runCase(store: { env: Record<string, string>; databaseUrl?: strin
     const recorded = new Set(rows.map((row) => row.request_id));
     const missing = streams.filter((stream) => !recorded.has(stream.requestId)).map((stream) => `${stream.streamCase.name} ${stream.requestId}`);
     assert.deepEqual(missing, [], 'every stream has its usage row after the exit');
-    assert.equal(rows.length, 50);
+    assert.equal(rows.length, 52, 'and the two whole answers have theirs');
   } finally {
     await db.destroy();
   }
 }
 
 describe('SIGTERM with streams open at the drain timeout', () => {
-  test('SQLite: each stream ends with its protocol\'s error event, exit 0, all 50 rows written', async () => {
+  test('SQLite: each stream ends with its protocol\'s error event, exit 0, every row written', async () => {
     await runCase({ env: {} });
   });
 
-  test('PostgreSQL: each stream ends with its protocol\'s error event, exit 0, all 50 rows written', async () => {
+  test('PostgreSQL: each stream ends with its protocol\'s error event, exit 0, every row written', async () => {
     const schema = await postgresSchemaUrl();
     try {
       await runCase({ env: { GATEWAY_DATABASE_URL: schema.url }, databaseUrl: schema.url });
