@@ -16,6 +16,7 @@ import { createFrontDoor, refuseUnmatched } from './http/front-door/create-front
 import { OperationTable } from './http/front-door/operation-table.js';
 import { createGatewayServer } from './http/gateway-server.js';
 import { createImageUpload } from './http/image-upload.js';
+import { InFlightRequests } from './http/in-flight-requests.js';
 import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
@@ -34,6 +35,7 @@ import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { ResponseStore } from './store/response-store.js';
 import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
+import { SyncLedger } from './usage/sync-ledger.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageStore } from './usage/usage-store.js';
 
@@ -71,8 +73,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
   const recorder = new UsageRecorder({ store: ledger, logger });
+  const syncLedger =
+    config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
-  const metering = createMetering({ registry, limits, recorder, logger, defaultOutputTokens: config.limits.default_output_tokens });
+  const metering = createMetering({ registry, limits, recorder, syncLedger, logger, defaultOutputTokens: config.limits.default_output_tokens });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();
@@ -82,7 +86,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
-  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const inFlight = new InFlightRequests();
+  const identify = [inFlight.track, assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
@@ -126,10 +131,12 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),
+    inFlight,
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
       // Requests are over (the server has drained): settle their limits, then write every usage row.
       await metering.idle();
+      await syncLedger?.idle();
       await recorder.close();
       if (ledger instanceof SqliteLedgerWriter) await ledger.close();
       await limits.close();
@@ -142,6 +149,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
 export type GatewayApp = Omit<Express, 'listen'> & {
   /** Serves the gateway, through its front door, on a new HTTP server. */
   listen(port: number, host: string): Server;
+  /** The requests being served, for shutdown to end and wait for. */
+  inFlight: InFlightRequests;
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;
 };

@@ -1,6 +1,5 @@
 import cluster from 'node:cluster';
 import { once } from 'node:events';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { createApp } from './app.js';
@@ -9,6 +8,7 @@ import type { GatewayConfig } from './config/config-schema.js';
 import { loadConfig } from './config/load-config.js';
 import { readSettings, type Settings } from './config/settings.js';
 import { warmTokenizer } from './core/token-counter.js';
+import { drainServer } from './http/drain-server.js';
 import { createLogger } from './logging/logger.js';
 import { openDatabase, type GatewayDb } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
@@ -50,7 +50,7 @@ async function serve(settings: Settings, config: GatewayConfig, db: GatewayDb, l
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drainTimeoutMs: settings.drainTimeoutMs }, 'shutting down: draining in-flight requests');
-    await drain(server, settings.drainTimeoutMs);
+    await drainServer(server, app.inFlight, settings.drainTimeoutMs, logger);
     await app.shutdown();
     await db.destroy();
     logger.info('shutdown complete');
@@ -59,18 +59,6 @@ async function serve(settings: Settings, config: GatewayConfig, db: GatewayDb, l
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
-}
-
-/**
- * Stops accepting connections, lets in-flight requests finish, and after `timeoutMs` closes whatever is
- * still open. Idle keep-alive sockets are closed at once so they do not hold the process.
- */
-async function drain(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
-  clearTimeout(timer);
 }
 
 main().catch((error: unknown) => {

@@ -1,9 +1,11 @@
 /**
  * The gateway config the bench runs: one OpenAI provider pointing at the fake upstream, a chat model and
- * an image model (see gateway.example.yaml and server/config/config-schema.ts for the keys).
+ * an image model (see gateway.example.yaml and server/config/config-schema.ts for the keys); the usage
+ * ledger's `durability` when one is given (`npm run bench:ledger`), else the default.
  */
-export function benchGatewayConfig(upstreamPort: number): string {
-  return `providers:
+export function benchGatewayConfig(upstreamPort: number, ledgerDurability?: 'batch' | 'sync'): string {
+  const ledger = ledgerDurability ? `ledger: { durability: ${ledgerDurability} }\n` : '';
+  return `${ledger}providers:
   - id: up
     type: openai
     base_url: http://127.0.0.1:${upstreamPort}/v1

@@ -25,11 +25,11 @@ export interface GatewayProcess {
  * Node, NODE_ENV=production, LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory
  * that is removed on exit, and an API key made beforehand with the key CLI. Resolves once /healthz answers.
  * `nodeArgs` go before the script (e.g. `--cpu-prof`); `workers` sets WORKERS; `config` (gateway.yaml text)
- * replaces the bench's config (bench-gateway-config.ts).
+ * replaces the bench's config (bench-gateway-config.ts); `databaseUrl` (PostgreSQL) replaces the SQLite store.
  */
 export async function startGatewayProcess(
   upstreamPort: number,
-  options: { nodeArgs?: string[]; workers?: number; config?: string } = {},
+  options: { nodeArgs?: string[]; workers?: number; config?: string; databaseUrl?: string } = {},
 ): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -37,6 +37,7 @@ export async function startGatewayProcess(
   writeFileSync(configPath, options.config ?? benchGatewayConfig(upstreamPort));
   const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
   if (options.workers !== undefined) env.WORKERS = String(options.workers);
+  if (options.databaseUrl !== undefined) env.GATEWAY_DATABASE_URL = options.databaseUrl;
 
   const [apiKey, script] = await Promise.all([createApiKey(env), productionBuild()]);
   const port = await freePort();

@@ -183,6 +183,17 @@ const corsSchema = z.strictObject({
   max_age_seconds: z.number().int().min(0).max(86_400).default(600),
 });
 
+/** The usage ledger: when a request's row reaches the database. */
+const ledgerSchema = z.strictObject({
+  /**
+   * `batch`: rows are queued and written about once a second, off the request path (a `kill -9` loses the
+   * last second's). `sync`: a request's row is committed before the last byte of its answer is sent.
+   */
+  durability: z.enum(['batch', 'sync']).default('batch'),
+  /** `sync`: longest an answer waits for its row's commit; after it the row is queued as in `batch`. */
+  sync_timeout_ms: milliseconds(60_000).default(2_000),
+});
+
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */
 const imageFilesSchema = z.strictObject({
   /** How long an image URL works. */
@@ -235,6 +246,7 @@ export const configSchema = z
     limits: limitsSchema.default(() => limitsSchema.parse({})),
     cors: corsSchema.default(() => corsSchema.parse({})),
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
+    ledger: ledgerSchema.default(() => ledgerSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();

@@ -15,7 +15,7 @@ export interface Settings {
   logLevel: string;
   /** Processes serving the port (Node cluster); 1 serves from this process alone. */
   workers: number;
-  /** How long SIGTERM waits for in-flight requests before closing their sockets. */
+  /** How long SIGTERM waits for in-flight requests before ending those still running (http/drain-server.ts). */
   drainTimeoutMs: number;
   /** Largest accepted JSON request body. */
   maxBodyBytes: number;

@@ -10,6 +10,8 @@ import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { SyncLedger } from '../usage/sync-ledger.js';
+import { commitUsageBeforeEnd, type RecordUsage } from './commit-usage-before-end.js';
 import { meteredEndpoint } from './metered-endpoint.js';
 import { planReservation, withGrantedOutputCap } from './plan-reservation.js';
 import { outcomeOf, type Outcome } from './request-outcome.js';
@@ -19,6 +21,8 @@ export interface MeteringDependencies {
   registry: ModelRegistry;
   limits: LimitStore;
   recorder: UsageRecorder;
+  /** With `ledger.durability: sync`: each row is committed here before its response ends. */
+  syncLedger?: SyncLedger;
   logger: Logger;
   /** `limits.default_output_tokens`: the most output the gateway grants a limited request that names no cap. */
   defaultOutputTokens: number;
@@ -75,16 +79,22 @@ export function createMetering(deps: MeteringDependencies): Metering {
     const startedAt = Date.now();
     const request: MeteredRequest = {};
     metered.set(req, request);
-    res.once('close', () => {
-      // The body, when one could be read, names the model; for Gemini the path does.
-      const endpoint = meteredEndpoint(context, req.body)!;
-      // Over without being finished: the client left before it had the whole answer.
-      const completed = res.writableFinished;
-      const outcome = outcomeOf(req, res, context, endpoint, deps.registry, completed);
-      request.outcome = outcome;
-      deps.recorder.record(usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt }));
-      if (request.reservation) settle(request.reservation, outcome);
-    });
+    // Built once, from what the handler left: when the response closes, or, with a sync ledger, as the
+    // handler ends it (the client is then about to have the whole answer).
+    const recordRow =
+      (completed: boolean): RecordUsage =>
+      (keep) => {
+        if (request.outcome) return;
+        // The body, when one could be read, names the model; for Gemini the path does.
+        const endpoint = meteredEndpoint(context, req.body)!;
+        const outcome = outcomeOf(req, res, context, endpoint, deps.registry, completed);
+        request.outcome = outcome;
+        keep(usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt }));
+        if (request.reservation) settle(request.reservation, outcome);
+      };
+    // Over without being finished: the client left before it had the whole answer.
+    res.once('close', () => recordRow(res.writableFinished)((row) => deps.recorder.record(row)));
+    if (deps.syncLedger) commitUsageBeforeEnd(res, deps.syncLedger, recordRow(true));
     next();
   };
 

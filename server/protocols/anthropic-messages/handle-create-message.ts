@@ -31,6 +31,6 @@ export function createMessageHandler(registry: ModelRegistry, router: Router): O
 
     const answer = await router.run(model, (target) => startMessageAnswer(target, { body, request, anthropicBeta, signal }), signal, access);
     describeRoute(res, context, answer.target, answer.droppedParams);
-    await sendMessageAnswer(res, context, answer, { id: newMessageId(), model: body.model }, signal);
+    await sendMessageAnswer(res, context, answer, { id: newMessageId(), model: body.model });
   };
 }

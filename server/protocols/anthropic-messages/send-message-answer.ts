@@ -21,10 +21,10 @@ interface Frame {
  * has started, a failure can only be told in-band: an `error` event with Anthropic's error body, as
  * Anthropic itself does. The context gets the usage, for metering and the request log.
  */
-export async function sendMessageAnswer(res: Response, context: RequestContext, answer: MessageAnswer, ids: { id: string; model: string }, signal: AbortSignal): Promise<void> {
+export async function sendMessageAnswer(res: Response, context: RequestContext, answer: MessageAnswer, ids: { id: string; model: string }): Promise<void> {
   if (answer.kind === 'forwarded') {
     const { forwarded } = answer;
-    if (forwarded.kind === 'stream') return streamFrames(res, context, signal, forwarded.events, forwarded);
+    if (forwarded.kind === 'stream') return streamFrames(res, context, forwarded.events, forwarded);
     context.usage = forwarded.usage;
     res.json(forwarded.body as never);
     return;
@@ -37,10 +37,10 @@ export async function sendMessageAnswer(res: Response, context: RequestContext, 
     return;
   }
   const tallied = tallyStream(translated.events);
-  await streamFrames(res, context, signal, framesOf(toMessageEvents(tallied.events, ids)), tallied);
+  await streamFrames(res, context, framesOf(toMessageEvents(tallied.events, ids)), tallied);
 }
 
-async function streamFrames(res: Response, context: RequestContext, signal: AbortSignal, frames: AsyncIterable<Frame>, streamed: StreamedSoFar): Promise<void> {
+async function streamFrames(res: Response, context: RequestContext, frames: AsyncIterable<Frame>, streamed: StreamedSoFar): Promise<void> {
   context.streamed = streamed;
   const sse = new SseWriter(res);
   try {
@@ -49,7 +49,7 @@ async function streamFrames(res: Response, context: RequestContext, signal: Abor
       await sse.send(data, type);
     }
   } catch (error) {
-    if (!signal.aborted) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
+    if (sse.isOpen) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
   } finally {
     context.usage = streamed.usage();
     sse.end();

@@ -49,7 +49,7 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
       }
     } catch (error) {
       // Headers are gone: report in-band, as OpenAI does, so the SDK throws instead of hanging.
-      if (!signal.aborted) await sse.send(renderErrorBody('openai', toGatewayError(error)));
+      if (sse.isOpen) await sse.send(renderErrorBody('openai', toGatewayError(error)));
     } finally {
       context.usage = answer.usage();
       sse.end();

@@ -44,7 +44,7 @@ export async function streamImages(req: Request, res: Response, context: Request
       await sse.send(frame.data, frame.event);
     }
   } catch (error) {
-    if (!signal.aborted) await sse.send(imageStreamErrorEvent(error), 'error');
+    if (sse.isOpen) await sse.send(imageStreamErrorEvent(error), 'error');
   } finally {
     sse.end();
   }
