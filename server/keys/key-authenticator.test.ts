@@ -13,14 +13,15 @@ import { hashKeySecret } from './key-secret.js';
 const account: AccountRecord = { id: 'acct_1', name: 'a', created_at: 0, disabled_at: null, permissions: {}, limits: {} };
 const key: KeyRecord = { id: 'key_1', name: 'k', prefix: 'sk-gw-abcd', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null };
 
-/** A store whose lookups succeed until `failWith` is set; counts them. */
+/** A store whose lookups succeed until `failWith` or `hang` is set; counts them. */
 function flakyStores() {
-  const state = { failWith: undefined as Error | undefined, lookups: 0 };
+  const state = { failWith: undefined as Error | undefined, hang: false, revoked: false, lookups: 0 };
   const keys = {
     findActiveByHash: async (hash: string) => {
       state.lookups += 1;
+      if (state.hang) return new Promise(() => {});
       if (state.failWith) throw state.failWith;
-      return hash === hashKeySecret('good') ? key : undefined;
+      return hash === hashKeySecret('good') && !state.revoked ? key : undefined;
     },
   } as unknown as KeyStore;
   const accounts = { get: async () => account } as unknown as AccountStore;
@@ -62,4 +63,25 @@ test('an error that is no outage is not covered by the cache', async () => {
   state.failWith = new Error('relation "api_keys" does not exist');
   await sleep(20);
   await assert.rejects(authenticator.verify('good'), state.failWith);
+});
+
+test('once the store is known down, known keys do not wait for it; a background lookup notices its return', async () => {
+  const { state, keys, accounts } = flakyStores();
+  const authenticator = new KeyAuthenticator(keys, accounts, 20, 100, 1_000);
+  await authenticator.verify('good');
+  state.failWith = outage();
+  await sleep(30);
+  await authenticator.verify('good'); // finds the store down
+  state.hang = true; // a blackhole: lookups never answer
+  await sleep(30);
+  const started = Date.now();
+  assert.equal((await authenticator.verify('good'))?.key.id, 'key_1');
+  assert.ok(Date.now() - started < 15, 'served without waiting for the store');
+
+  // Back, and meanwhile the key was revoked elsewhere: the background lookup drops it from the cache.
+  Object.assign(state, { hang: false, failWith: undefined, revoked: true });
+  await sleep(30);
+  await authenticator.verify('good');
+  await sleep(5);
+  assert.equal(await authenticator.verify('good'), undefined);
 });

@@ -19,13 +19,15 @@ interface CacheEntry {
  * wrong keys cannot push real ones out.
  *
  * While the store is unreachable (isStoreUnavailable), a key the store confirmed within
- * `outageGraceMs` (default 5 minutes) goes on working from the cache, trying the store again once per
- * `ttlMs`; other keys get the store's error (503). So model requests of active keys ride out a database
- * restart. The price: a key revoked or an account disabled by another process, and not used here since,
+ * `outageGraceMs` (default 5 minutes) goes on working from the cache, without waiting for the store once
+ * a lookup found it down, and the store is asked again in the background once per `ttlMs`; other keys
+ * get the store's error (503). So model requests of active keys ride out a database restart. The price: a key revoked or an account disabled by another process, and not used here since,
  * may work here for the rest of that grace if the store goes down meanwhile.
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Set by a lookup that could not reach the store, cleared by one that could. */
+  private storeDown = false;
 
   constructor(
     private readonly keys: KeyStore,
@@ -41,28 +43,43 @@ export class KeyAuthenticator {
     const now = Date.now();
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.principal;
-    let found: Awaited<ReturnType<KeyAuthenticator['lookUp']>>;
-    try {
-      found = await this.lookUp(hash);
-    } catch (error) {
-      if (!cached || !isStoreUnavailable(error) || now - cached.verifiedAt > this.outageGraceMs) throw error;
-      cached.expiresAt = Date.now() + this.ttlMs;
-      return cached.principal;
+    const usableInOutage = cached && now - cached.verifiedAt <= this.outageGraceMs ? cached : undefined;
+    if (usableInOutage && this.storeDown) {
+      // Known to be down: waiting for it (up to the connect timeout) would stall every request of the key.
+      usableInOutage.expiresAt = now + this.ttlMs;
+      this.refresh(hash).catch(() => {});
+      return usableInOutage.principal;
     }
+    try {
+      return await this.refresh(hash);
+    } catch (error) {
+      if (!usableInOutage || !isStoreUnavailable(error)) throw error;
+      usableInOutage.expiresAt = Date.now() + this.ttlMs;
+      return usableInOutage.principal;
+    }
+  }
+
+  /** Asks the store for the key and its account and caches the answer; notes whether the store could be reached. */
+  private async refresh(hash: string): Promise<Principal | undefined> {
+    let found;
+    try {
+      const key = await this.keys.findActiveByHash(hash);
+      const account = key && (await this.accounts.get(key.account_id));
+      found = key && account ? { key, account } : undefined;
+    } catch (error) {
+      if (isStoreUnavailable(error)) this.storeDown = true;
+      throw error;
+    }
+    this.storeDown = false;
     if (!found) {
       this.cache.delete(hash);
       return undefined;
     }
     const principal = toPrincipal(found.key, found.account);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
+    const now = Date.now();
     this.cache.set(hash, { principal, expiresAt: now + this.ttlMs, verifiedAt: now });
     return principal;
-  }
-
-  private async lookUp(hash: string) {
-    const key = await this.keys.findActiveByHash(hash);
-    const account = key && (await this.accounts.get(key.account_id));
-    return key && account ? { key, account } : undefined;
   }
 
   /** Drops a key from the cache, e.g. right after it was revoked. */
