@@ -4,11 +4,12 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { startPostgresProxy, type PostgresProxy } from '../../test/helpers/postgres-proxy.js';
 import { postgresUrl } from '../../test/helpers/test-databases.js';
-import { openDatabase, type GatewayDb } from './database.js';
+import type { Database, GatewayDb } from './database.js';
+import { createPostgresPool } from './postgres-pool.js';
 import { isStoreUnavailable } from './store-unavailable.js';
 
 let proxy: PostgresProxy;
@@ -23,20 +24,23 @@ after(async () => {
   await proxy?.close();
 });
 
-/** A store through the proxy, under an application name of its own so the test can find its server processes. */
+/** A pool through the proxy, under an application name of its own so the test can find its server processes. */
 async function openThroughProxy(options: { connectTimeoutMs?: number; queryTimeoutMs?: number } = {}) {
   const applicationName = `pool-test-${randomUUID()}`;
   const url = new URL(proxy.urlThrough(postgresUrl));
   url.searchParams.set('application_name', applicationName);
-  const db = await openDatabase({
-    dataDir: '',
-    databaseUrl: url.toString(),
-    databaseConnectTimeoutMs: options.connectTimeoutMs ?? 1_000,
-    databaseQueryTimeoutMs: options.queryTimeoutMs ?? 1_000,
-  });
+  const pool = createPostgresPool(pg, url.toString(), { connectTimeoutMs: options.connectTimeoutMs ?? 1_000, queryTimeoutMs: options.queryTimeoutMs ?? 1_000 });
+  const db: GatewayDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  let removed = 0;
+  pool.on('remove', () => (removed += 1));
+  /** Ends the pool's server processes and waits until the pool has dropped their clients. */
   const terminateBackends = async () => {
-    // Waits (up to 2 s) for each server process to end, so the test knows the connections are gone.
-    const { rows } = await admin.query<{ ended: boolean }>('SELECT pg_terminate_backend(pid, 2000) AS ended FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    const removedBefore = removed;
+    const { rows } = await admin.query('SELECT pg_terminate_backend(pid, 2000) FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+    for (let waited = 0; removed - removedBefore < rows.length; waited += 10) {
+      assert.ok(waited < 5_000, `the pool dropped ${removed - removedBefore} of ${rows.length} terminated connections`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     return rows.length;
   };
   return { db, terminateBackends };
@@ -57,13 +61,11 @@ test('pg_terminate_backend on idle and busy connections: the process lives, the 
     await Promise.all([selectOne(db), selectOne(db), selectOne(db)]);
     // Idle connections first: pg reports their loss on the pool, which ended the process when unheard.
     assert.ok((await terminateBackends()) >= 1);
-    await new Promise((resolve) => setTimeout(resolve, 200));
     assert.equal(await selectOne(db), 1);
 
     const busy = failure(sql`SELECT pg_sleep(5)`.execute(db));
     await new Promise((resolve) => setTimeout(resolve, 200));
-    await terminateBackends();
-    const error = await busy;
+    const [, error] = await Promise.all([terminateBackends(), busy]);
     assert.ok(isStoreUnavailable(error), `not taken for an outage: ${String(error)}`);
     assert.equal(await selectOne(db), 1);
   } finally {
