@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
 import type { Logger } from 'pino';
 import type { Limits, Permissions } from '../access/access-types.js';
-import type { Settings } from '../config/settings.js';
+import { databaseTimeoutDefaults, type Settings } from '../config/settings.js';
 import { loadSqlite } from './load-sqlite.mjs';
 import { createPostgresPool } from './postgres-pool.js';
 
@@ -130,8 +130,8 @@ async function openSqlite(file: string): Promise<GatewayDb> {
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions): Promise<GatewayDb> {
   const { default: pg } = await import('pg');
   const pool = createPostgresPool(pg, connectionString, {
-    connectTimeoutMs: options.databaseConnectTimeoutMs ?? 5_000,
-    queryTimeoutMs: options.databaseQueryTimeoutMs ?? 30_000,
+    connectTimeoutMs: options.databaseConnectTimeoutMs ?? databaseTimeoutDefaults.databaseConnectTimeoutMs,
+    queryTimeoutMs: options.databaseQueryTimeoutMs ?? databaseTimeoutDefaults.databaseQueryTimeoutMs,
     logger: options.logger,
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
