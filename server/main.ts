@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const settings = readSettings();
   const logger = createLogger(settings.logLevel);
   const config = await loadConfig(settings.configPath);
-  const db = await openDatabase(settings);
+  const db = await openDatabase({ ...settings, logger });
   // Workers find the store migrated by their primary, so they never race to migrate it.
   if (cluster.isPrimary) await migrateToLatest(db);
   if (settings.workers > 1 && cluster.isPrimary) {

@@ -9,6 +9,10 @@ export interface Settings {
   adminKey?: string;
   /** PostgreSQL connection string; without it the gateway uses SQLite under `dataDir`. */
   databaseUrl?: string;
+  /** How long PostgreSQL may take to give a connection (a new one, or a free one of the pool) before the query fails. */
+  databaseConnectTimeoutMs: number;
+  /** How long a PostgreSQL query may go unanswered before its connection is dropped as dead (a vanished server). */
+  databaseQueryTimeoutMs: number;
   /** Redis for limit counters shared by several instances; without it they are kept in this process. */
   redisUrl?: string;
   nodeEnv: string;
@@ -25,6 +29,9 @@ export interface Settings {
   requestReceiveTimeoutMs: number;
 }
 
+/** Also what a store opened without settings (tests, tools) gets. */
+export const databaseTimeoutDefaults = { databaseConnectTimeoutMs: 5_000, databaseQueryTimeoutMs: 30_000 };
+
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
   return {
     port: readInteger(env, 'PORT', 8080),
@@ -33,6 +40,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     configPath: env.GATEWAY_CONFIG || undefined,
     adminKey: env.GATEWAY_ADMIN_KEY || undefined,
     databaseUrl: env.GATEWAY_DATABASE_URL || env.DATABASE_URL || undefined,
+    databaseConnectTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_CONNECT_TIMEOUT_MS', databaseTimeoutDefaults.databaseConnectTimeoutMs),
+    databaseQueryTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_QUERY_TIMEOUT_MS', databaseTimeoutDefaults.databaseQueryTimeoutMs),
     redisUrl: env.GATEWAY_REDIS_URL || env.REDIS_URL || undefined,
     nodeEnv: env.NODE_ENV || 'production',
     logLevel: env.LOG_LEVEL || 'info',

@@ -1,3 +1,4 @@
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { GatewayError, type ErrorKind } from './gateway-error.js';
 import { nameOffendingItem } from './name-offending-item.js';
 
@@ -26,8 +27,26 @@ export function toGatewayError(error: unknown, body?: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   if (isBodyParserError(error)) return fromBodyParser(error);
   if (isValidatorError(error)) return fromValidator(error, body);
+  if (isStoreUnavailable(error)) return storeUnavailable(error);
   return new GatewayError('internal', 'Internal server error.', { cause: error });
 }
+
+/**
+ * The database is restarting or out of reach: the request may work in a few seconds (requests that need
+ * no store, such as model calls with a recently verified key, keep working meanwhile). 503 in every
+ * family; Anthropic's turns it into 529 `overloaded_error` (status-for-family.ts), which its SDKs retry.
+ */
+function storeUnavailable(cause: unknown): GatewayError {
+  return new GatewayError('overloaded', 'The gateway cannot reach its database right now; try again shortly.', {
+    status: 503,
+    code: 'store_unavailable',
+    headers: { 'retry-after': String(storeRetryAfterSeconds) },
+    cause,
+  });
+}
+
+/** A database restart or failover usually takes seconds; clients that wait this long mostly find it back. */
+const storeRetryAfterSeconds = 5;
 
 function fromBodyParser(error: BodyParserError): GatewayError {
   switch (error.type) {

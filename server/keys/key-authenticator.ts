@@ -1,11 +1,14 @@
 import { toPrincipal, type Principal } from '../access/principal.js';
 import type { AccountStore } from '../store/account-store.js';
 import type { KeyStore } from '../store/key-store.js';
+import { isStoreUnavailable } from '../store/store-unavailable.js';
 import { hashKeySecret } from './key-secret.js';
 
 interface CacheEntry {
   principal: Principal;
   expiresAt: number;
+  /** When the store last confirmed this key; bounds how long an outage may serve it unconfirmed. */
+  verifiedAt: number;
 }
 
 /**
@@ -14,15 +17,24 @@ interface CacheEntry {
  * (revoking a key, disabling an account, new permissions) take effect at once (`forget…`); changes by
  * another process or the CLI within `ttlMs` (default 1 s). Only valid keys are cached, so a flood of
  * wrong keys cannot push real ones out.
+ *
+ * While the store is unreachable (isStoreUnavailable), a key the store confirmed within
+ * `outageGraceMs` (default 5 minutes) goes on working from the cache, without waiting for the store once
+ * a lookup found it down, and the store is asked again in the background once per `ttlMs`; other keys
+ * get the store's error (503). So model requests of active keys ride out a database restart. The price: a key revoked or an account disabled by another process, and not used here since,
+ * may work here for the rest of that grace if the store goes down meanwhile.
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
+  /** Set by a lookup that could not reach the store, cleared by one that could. */
+  private storeDown = false;
 
   constructor(
     private readonly keys: KeyStore,
     private readonly accounts: AccountStore,
     private readonly ttlMs = 1_000,
     private readonly maxEntries = 10_000,
+    private readonly outageGraceMs = 300_000,
   ) {}
 
   /** The caller behind an active key, or undefined. A disabled account's principal is returned too: the caller decides (403). */
@@ -31,15 +43,42 @@ export class KeyAuthenticator {
     const now = Date.now();
     const cached = this.cache.get(hash);
     if (cached && cached.expiresAt > now) return cached.principal;
-    const key = await this.keys.findActiveByHash(hash);
-    const account = key && (await this.accounts.get(key.account_id));
-    if (!key || !account) {
+    const usableInOutage = cached && now - cached.verifiedAt <= this.outageGraceMs ? cached : undefined;
+    if (usableInOutage && this.storeDown) {
+      // Known to be down: waiting for it (up to the connect timeout) would stall every request of the key.
+      usableInOutage.expiresAt = now + this.ttlMs;
+      this.refresh(hash).catch(() => {});
+      return usableInOutage.principal;
+    }
+    try {
+      return await this.refresh(hash);
+    } catch (error) {
+      if (!usableInOutage || !isStoreUnavailable(error)) throw error;
+      usableInOutage.expiresAt = Date.now() + this.ttlMs;
+      return usableInOutage.principal;
+    }
+  }
+
+  /** Asks the store for the key and its account and caches the answer; notes whether the store could be reached. */
+  private async refresh(hash: string): Promise<Principal | undefined> {
+    let found;
+    try {
+      const key = await this.keys.findActiveByHash(hash);
+      const account = key && (await this.accounts.get(key.account_id));
+      found = key && account ? { key, account } : undefined;
+    } catch (error) {
+      if (isStoreUnavailable(error)) this.storeDown = true;
+      throw error;
+    }
+    this.storeDown = false;
+    if (!found) {
       this.cache.delete(hash);
       return undefined;
     }
-    const principal = toPrincipal(key, account);
+    const principal = toPrincipal(found.key, found.account);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
-    this.cache.set(hash, { principal, expiresAt: now + this.ttlMs });
+    const now = Date.now();
+    this.cache.set(hash, { principal, expiresAt: now + this.ttlMs, verifiedAt: now });
     return principal;
   }
 

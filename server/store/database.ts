@@ -1,8 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import type { Logger } from 'pino';
 import type { Limits, Permissions } from '../access/access-types.js';
+import { databaseTimeoutDefaults, type Settings } from '../config/settings.js';
 import { loadSqlite } from './load-sqlite.mjs';
+import { createPostgresPool } from './postgres-pool.js';
 
 /** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
 export interface Database {
@@ -93,12 +96,19 @@ export interface Database {
 
 export type GatewayDb = Kysely<Database>;
 
+export interface OpenDatabaseOptions extends Partial<Pick<Settings, 'databaseConnectTimeoutMs' | 'databaseQueryTimeoutMs'>> {
+  dataDir: string;
+  databaseUrl?: string;
+  /** Hears about PostgreSQL connections lost while idle (the server restarted or dropped them). */
+  logger?: Logger;
+}
+
 /**
  * Opens the store: PostgreSQL when `databaseUrl` is given (many gateway instances share it), otherwise an
  * embedded SQLite file under `dataDir` so a fresh machine needs nothing installed.
  */
-export async function openDatabase(options: { dataDir: string; databaseUrl?: string }): Promise<GatewayDb> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+export async function openDatabase(options: OpenDatabaseOptions): Promise<GatewayDb> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
   await mkdir(options.dataDir, { recursive: true });
   return openSqlite(join(options.dataDir, 'gateway.sqlite'));
 }
@@ -122,16 +132,12 @@ async function openSqlite(file: string): Promise<GatewayDb> {
   return db;
 }
 
-async function openPostgres(connectionString: string): Promise<GatewayDb> {
+async function openPostgres(connectionString: string, options: OpenDatabaseOptions): Promise<GatewayDb> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({
-    connectionString,
-    max: 10,
-    // BIGINT columns hold Unix seconds; they fit a JS number, so parse them as one.
-    types: {
-      getTypeParser: ((oid: number, format?: string) =>
-        oid === pg.types.builtins.INT8 ? Number : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
-    },
+  const pool = createPostgresPool(pg, connectionString, {
+    connectTimeoutMs: options.databaseConnectTimeoutMs ?? databaseTimeoutDefaults.databaseConnectTimeoutMs,
+    queryTimeoutMs: options.databaseQueryTimeoutMs ?? databaseTimeoutDefaults.databaseQueryTimeoutMs,
+    logger: options.logger,
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
