@@ -32,10 +32,12 @@ export async function installAgent(client: AgentClient): Promise<void> {
   const staging = `${target}.installing-${process.pid}`;
   await rm(staging, { recursive: true, force: true });
   await mkdir(staging, { recursive: true });
-  await writeFile(join(staging, 'package.json'), '{"private":true}\n');
-  // --ignore-scripts: the packages' install scripts only place native binaries that their wrappers also find
-  // in the platform packages npm installs anyway, or build PTY and keychain modules that -p/exec/run never load.
-  const npm = spawn('npm', ['install', '--no-save', '--no-fund', '--no-audit', '--ignore-scripts', '--loglevel=error', `${client.npmPackage}@${client.version}`], {
+  await writeFile(join(staging, 'package.json'), `${JSON.stringify({ private: true, allowScripts: { [client.npmPackage]: true } })}\n`);
+  // Only the client's own install script runs: Claude Code's and opencode's link their native binary from the
+  // platform package npm installed (their wrappers refuse to start without it). Their dependencies' scripts
+  // build PTY and keychain modules that -p/exec/run never load, and npm (11.19 on) skips every script that
+  // the folder's `allowScripts` does not name.
+  const npm = spawn('npm', ['install', '--no-save', '--no-fund', '--no-audit', '--loglevel=error', `${client.npmPackage}@${client.version}`], {
     cwd: staging,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
