@@ -87,7 +87,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
   const inFlight = new InFlightRequests();
-  const identify = [inFlight.track, assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
@@ -130,7 +130,11 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
-    listen: (port: number, host: string) => createGatewayServer(app, dispatch).listen(port, host),
+    listen: (port: number, host: string) => {
+      const server = createGatewayServer(app, dispatch);
+      inFlight.watch(server);
+      return server.listen(port, host);
+    },
     inFlight,
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
