@@ -51,9 +51,11 @@ export interface AppDependencies {
  * door (http/front-door/), which matches it once against the spec's operations; the order of what runs
  * then is deliberate: request ID and logging first (every response has an ID), then, for an operation,
  * auth before any body is parsed, the usage row (recorded when the response ends, however it ends) before
- * the body is read, limits reserved before any upload is read, the contract validator and the operation's handler; anything else goes to Express,
- * which serves the console's and the docs' static pages (they need no key) and 404s the rest. One error
- * handler renders every error in the request's family's shape.
+ * the body is read, limits reserved (and a cap granted) once the JSON body is read but before any upload
+ * is, then the contract validator and the operation's handler; anything else goes to Express, which serves
+ * the console's and the docs' static pages (they need no key) and 404s the rest. One error handler renders
+ * every error in the request's family's shape. Shutdown finds the requests still running through
+ * `inFlight`, which watches the server's connections.
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
@@ -76,7 +78,14 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const syncLedger =
     config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
-  const metering = createMetering({ registry, limits, recorder, syncLedger, logger, defaultOutputTokens: config.limits.default_output_tokens });
+  const metering = createMetering({
+    registry,
+    limits,
+    recorder,
+    syncLedger,
+    logger,
+    defaultOutputTokens: config.limits.default_output_tokens,
+  });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();

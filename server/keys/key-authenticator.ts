@@ -21,8 +21,9 @@ interface CacheEntry {
  * While the store is unreachable (isStoreUnavailable), a key the store confirmed within
  * `outageGraceMs` (default 5 minutes) goes on working from the cache, without waiting for the store once
  * a lookup found it down, and the store is asked again in the background once per `ttlMs`; other keys
- * get the store's error (503). So model requests of active keys ride out a database restart. The price: a key revoked or an account disabled by another process, and not used here since,
- * may work here for the rest of that grace if the store goes down meanwhile.
+ * get the store's error (503). So model requests of active keys ride out a database restart. The price: a
+ * key revoked or an account disabled by another process, and not used here since, may work here for the
+ * rest of that grace if the store goes down meanwhile.
  */
 export class KeyAuthenticator {
   private readonly cache = new Map<string, CacheEntry>();
