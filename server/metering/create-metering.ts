@@ -36,7 +36,7 @@ export interface Metering {
    * read, 413, 415, a validation 400, a refusal, 429, an error, a client that left).
    */
   recordUsage: RequestHandler;
-  /** Runs once the body is read (its estimate is needed): reserves the limits, or refuses with 429. */
+  /** Runs once the body is read (its estimate is needed): reserves the limits, or refuses with 429; writes a granted cap into the body. */
   middleware: RequestHandler;
   /** Resolves once every finished request's limits are settled. */
   idle(): Promise<void>;
@@ -51,9 +51,10 @@ interface MeteredRequest {
 
 /**
  * Meters every model request, on every surface, in one place: before the request is served its account's
- * and key's limits are reserved (requests, an estimate of tokens, a concurrency slot, spend so far), and
- * refused with 429 when any is reached; when the response is over, however it ended, the reservation is
- * settled with the real token count and cost, and one usage row is queued for the ledger.
+ * and key's limits are reserved (a request, a concurrency slot, and its worst case in tokens and dollars,
+ * with an output cap granted if it named none: plan-reservation.ts), and refused with 429 when any is
+ * reached; when the response is over, however it ended, the reservation is settled to the real token
+ * count and cost, and one usage row is queued for the ledger (or committed first, with a sync ledger).
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
