@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
+import { providerDefinition } from '../providers/registry.js';
 
 /**
  * The gateway configuration file (`gateway.yaml`). Key names are part of the public contract: later
@@ -127,7 +128,7 @@ const modelSchema = z.strictObject({
   deployments: z.array(deploymentSchema).min(1).optional(),
   /** Other model IDs tried, in order, when every deployment of this one has failed. */
   fallbacks: z.array(z.string().min(1)).default([]),
-  /** Defaults by provider type; see core/default-capabilities.ts. */
+  /** Defaults by provider type: its definition's `defaultCapabilities` (providers/<type>/index.ts). */
   capabilities: z.array(z.enum(modelCapabilities)).optional(),
   /** A request parameter the model cannot honour is dropped (and named in a header) or refused with 400. */
   on_unsupported: z.enum(['drop', 'reject']).default('drop'),
@@ -228,8 +229,8 @@ const outboundSchema = z.strictObject({
   max_urls_per_request: z.number().int().min(1).max(100).default(16),
 });
 
-/** Provider types that can make images; the others' models cannot have image capabilities. */
-const imageProviderTypes: readonly ProviderType[] = ['openai', 'openai-compatible', 'gemini', 'builtin'];
+/** Provider types that can make images (their definitions say so); the others' models cannot have image capabilities. */
+const imageProviderTypes = () => providerTypes.filter((type) => providerDefinition(type).makesImages);
 
 export const configSchema = z
   .strictObject({
@@ -285,11 +286,11 @@ export const configSchema = z
       for (const reference of references) {
         if (model.provider === undefined && model.deployments === undefined) break;
         const type = config.providers.find((provider) => provider.id === reference.id)?.type;
-        if (makesImages && type && !imageProviderTypes.includes(type)) {
+        if (makesImages && type && !providerDefinition(type).makesImages) {
           ctx.addIssue({
             code: 'custom',
             path: ['models', index, ...reference.path],
-            message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${imageProviderTypes.join(', ')}`,
+            message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${imageProviderTypes().join(', ')}`,
           });
         }
         if (!providerIds.has(reference.id)) {

@@ -2,8 +2,7 @@ import type { GatewayConfig, ModelCapability, ModelConfig, ModelImagesConfig, Mo
 import type { AccessPolicy } from '../access/access-policy.js';
 import { modelNotFound } from '../http/gateway-error.js';
 import type { Provider } from '../providers/provider.js';
-import { createProvider } from '../providers/registry.js';
-import { defaultCapabilities } from './default-capabilities.js';
+import { createProvider, providerDefinition } from '../providers/registry.js';
 
 /** One place a model can be served: a provider instance and the name the upstream knows it by. */
 export interface Deployment {
@@ -96,7 +95,7 @@ function toRegistered(model: ModelConfig, providers: Map<string, Provider>): Reg
   const ownedBy = deployments[0]!.provider.type;
   return {
     id: model.id,
-    capabilities: model.capabilities ?? defaultCapabilities(ownedBy),
+    capabilities: model.capabilities ?? providerDefinition(ownedBy).defaultCapabilities,
     onUnsupported: model.on_unsupported,
     created: model.created ?? defaultCreated,
     ownedBy,

@@ -1,22 +1,22 @@
 import type { OutboundConfig, ProviderConfig, ProviderType } from '../config/config-schema.js';
-import { createAnthropicProvider } from './anthropic/index.js';
-import { createBuiltinProvider } from './builtin/index.js';
-import { createGeminiProvider } from './gemini/index.js';
-import { createOpenAICompatibleProvider } from './openai-compatible/index.js';
-import { createOpenAIProvider } from './openai/index.js';
+import { anthropicProvider } from './anthropic/index.js';
+import { builtinProvider } from './builtin/index.js';
+import { geminiProvider } from './gemini/index.js';
+import { openaiCompatibleProvider } from './openai-compatible/index.js';
+import { openaiProvider } from './openai/index.js';
 import type { Provider } from './provider.js';
+import type { ProviderDefinition } from './provider-definition.js';
 import { inlinesImageUrls, withInlinedImageUrls } from './with-inlined-image-urls.js';
 
-type ProviderFactory = (config: ProviderConfig) => Provider;
+/** Every provider type's definition, from its folder; each table about provider types derives from this list. */
+const definitions: Record<ProviderType, ProviderDefinition> = Object.fromEntries(
+  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider].map((definition) => [definition.type, definition]),
+) as Record<ProviderType, ProviderDefinition>;
 
-/** One line per provider type: adding a provider is a folder plus a line here. */
-const factories: Record<ProviderType, ProviderFactory> = {
-  builtin: (config) => createBuiltinProvider({ id: config.id, chunkDelayMs: config.chunk_delay_ms }),
-  openai: (config) => createOpenAIProvider(config),
-  anthropic: createAnthropicProvider,
-  gemini: createGeminiProvider,
-  'openai-compatible': createOpenAICompatibleProvider,
-};
+/** What the gateway knows about a provider type (see ProviderDefinition). */
+export function providerDefinition(type: ProviderType): ProviderDefinition {
+  return definitions[type];
+}
 
 /**
  * The provider a config entry describes. `outbound` limits the image URLs it fetches for users when it
@@ -26,6 +26,6 @@ const factories: Record<ProviderType, ProviderFactory> = {
  * const provider = createProvider(config.providers[0], config.outbound);
  */
 export function createProvider(config: ProviderConfig, outbound: OutboundConfig): Provider {
-  const provider = factories[config.type](config);
+  const provider = definitions[config.type].create(config);
   return inlinesImageUrls(config) ? withInlinedImageUrls(provider, outbound) : provider;
 }

@@ -1,19 +1,7 @@
-import type { ProviderType } from '../../config/config-schema.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { GatewayError } from '../../http/gateway-error.js';
+import { providerDefinition } from '../../providers/registry.js';
 import type { GeminiModel, GeminiModelList } from './wire-types.js';
-
-/**
- * Nominal token limits by the provider type of a model's first deployment: the configuration does not
- * state them, and clients only use them to budget. Typical current models of each kind.
- */
-const tokenLimits: Record<ProviderType, { input: number; output: number }> = {
-  gemini: { input: 1_048_576, output: 65_536 },
-  anthropic: { input: 200_000, output: 64_000 },
-  openai: { input: 128_000, output: 16_384 },
-  'openai-compatible': { input: 32_768, output: 8_192 },
-  builtin: { input: 128_000, output: 8_192 },
-};
 
 /**
  * A registered model in the Gemini Model shape (https://ai.google.dev/api/models#Model): `name` is
@@ -22,7 +10,8 @@ const tokenLimits: Record<ProviderType, { input: number; output: number }> = {
  * @example renderGeminiModel(registry.resolve('builtin/echo')).name // 'models/builtin/echo'
  */
 export function renderGeminiModel(model: RegisteredModel): GeminiModel {
-  const limits = tokenLimits[model.ownedBy];
+  // The config states no token limits: the provider type's nominal ones (clients only budget with them).
+  const limits = providerDefinition(model.ownedBy).tokenLimits;
   const chats = model.capabilities.includes('chat');
   return {
     name: `models/${model.id}`,

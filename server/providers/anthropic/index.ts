@@ -15,6 +15,7 @@ import { convertAnthropicStream } from './convert-stream.js';
 import { countAnthropicTokens } from './count-tokens.js';
 import { createMessagesPassThrough } from './forward-messages.js';
 import { readAnthropicError } from './read-error.js';
+import type { ProviderDefinition } from '../provider-definition.js';
 
 /** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
 export const anthropicVersion = '2023-06-01';
@@ -47,3 +48,12 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
     },
   };
 }
+
+/** Anthropic's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model. */
+export const anthropicProvider: ProviderDefinition = {
+  type: 'anthropic',
+  defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
+  tokenLimits: { input: 200_000, output: 64_000 },
+  makesImages: false,
+  create: createAnthropicProvider,
+};

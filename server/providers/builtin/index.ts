@@ -15,6 +15,7 @@ import type { CallContext, Provider } from '../provider.js';
 import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
+import type { ProviderDefinition } from '../provider-definition.js';
 
 /** Options for {@link createBuiltinProvider}. */
 export interface BuiltinProviderOptions {
@@ -47,3 +48,12 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
     images: createBuiltinImages(),
   };
 }
+
+/** The offline models: chat with tools and JSON schemas; the image model's capabilities are set in its config. */
+export const builtinProvider: ProviderDefinition = {
+  type: 'builtin',
+  defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
+  tokenLimits: { input: 128_000, output: 8_192 },
+  makesImages: true,
+  create: (config) => createBuiltinProvider({ id: config.id, chunkDelayMs: config.chunk_delay_ms }),
+};

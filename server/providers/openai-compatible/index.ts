@@ -7,6 +7,7 @@ import type { ProviderConfig } from '../../config/config-schema.js';
 import { createOpenAIProvider } from '../openai/index.js';
 import type { Provider } from '../provider.js';
 import { resolveQuirks } from './quirks.js';
+import type { ProviderDefinition } from '../provider-definition.js';
 
 /**
  * Creates an OpenAI-compatible provider. `base_url` is required (there is no default server) and, like
@@ -23,3 +24,12 @@ export function createOpenAICompatibleProvider(config: ProviderConfig): Provider
   }
   return createOpenAIProvider(config, resolveQuirks(config.quirks, config.type));
 }
+
+/** A self-hosted model is unknown: only what every OpenAI-compatible server implements is assumed (no images in). */
+export const openaiCompatibleProvider: ProviderDefinition = {
+  type: 'openai-compatible',
+  defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
+  tokenLimits: { input: 32_768, output: 8_192 },
+  makesImages: true,
+  create: createOpenAICompatibleProvider,
+};

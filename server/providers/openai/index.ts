@@ -20,6 +20,7 @@ import { createOpenAIImageStreaming } from './forward-image-stream.js';
 import { createOpenAIImages } from './forward-images.js';
 import { createResponsesPassThrough } from './forward-responses.js';
 import { readOpenAIError } from './read-error.js';
+import type { ProviderDefinition } from '../provider-definition.js';
 
 /** OpenAI's SDK convention: the base URL includes `/v1`. */
 const defaultBaseUrl = 'https://api.openai.com/v1';
@@ -56,3 +57,12 @@ export function createOpenAIProvider(config: ProviderConfig, quirks: ResolvedQui
     close: () => client.close(),
   };
 }
+
+/** OpenAI's hosted models all take tools, images and JSON schemas; `reasoning` is opt-in per model (asking a non-reasoning model for it is an upstream error). */
+export const openaiProvider: ProviderDefinition = {
+  type: 'openai',
+  defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
+  tokenLimits: { input: 128_000, output: 16_384 },
+  makesImages: true,
+  create: (config) => createOpenAIProvider(config),
+};
