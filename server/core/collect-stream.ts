@@ -1,4 +1,5 @@
 import type { ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from './types.js';
+import { assertNever } from './assert-never.js';
 
 const emptyUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 });
 
@@ -53,8 +54,4 @@ export async function collectStream(events: AsyncIterable<StreamEvent>): Promise
     }
   }
   return response;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stream event ${JSON.stringify(value)}`);
 }

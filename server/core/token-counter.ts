@@ -15,6 +15,7 @@
  */
 import { decode, encode, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
 import type { ContentPart, ModelRequest } from './types.js';
+import { assertNever } from './assert-never.js';
 
 /** Framing tokens per message (OpenAI cookbook: `tokens_per_message = 3`). */
 export const TOKENS_PER_MESSAGE = 3;
@@ -168,8 +169,4 @@ function countFileTokens(part: Extract<ContentPart, { type: 'file' }>): number {
     return countTextTokens(Buffer.from(source.data, 'base64').toString('utf8'));
   }
   return IMAGE_TOKEN_ESTIMATE;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled content part ${JSON.stringify(value)}`);
 }

@@ -1,5 +1,6 @@
 import type { ErrorKind, GatewayError } from './gateway-error.js';
 import type { ProtocolFamily } from '../../generated/operations.js';
+import { assertNever } from '../core/assert-never.js';
 
 /**
  * An error body in the shape the family's official SDK parses:
@@ -89,7 +90,3 @@ const googleStatus: Record<ErrorKind, string> = {
   not_implemented: 'UNIMPLEMENTED',
   internal: 'INTERNAL',
 };
-
-function assertNever(value: never): never {
-  throw new Error(`unknown protocol family ${String(value)}`);
-}

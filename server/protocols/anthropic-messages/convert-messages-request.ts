@@ -13,6 +13,7 @@ import type {
   MessagesToolResultBlockParam,
   MessagesToolUnion,
 } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * `translate`: the request is for an upstream that does not speak Messages, so what has no internal form
@@ -268,8 +269,4 @@ function convertThinking(body: MessagesRequestBody): ModelRequest['reasoning'] {
 function withCache<T extends object>(part: T, cacheControl: MessagesCacheControl | undefined): T & { cache?: CacheHint } {
   if (!cacheControl) return part;
   return { ...part, cache: cacheControl.ttl !== undefined ? { type: 'ephemeral', ttl: cacheControl.ttl } : { type: 'ephemeral' } };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled case ${JSON.stringify(value)}`);
 }

@@ -1,5 +1,6 @@
 import type { FinishReason } from '../../core/types.js';
 import type { MessagesStopReason } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * The gateway's finish reason as Anthropic's `stop_reason` (https://docs.anthropic.com/en/api/handling-stop-reasons).
@@ -24,8 +25,4 @@ export function mapStopReason(reason: FinishReason, calledTools: boolean): NonNu
     default:
       return assertNever(reason);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled finish reason ${String(value)}`);
 }

@@ -3,6 +3,7 @@ import type { ModelResponse, ReasoningPart, ToolCallPart, Usage } from '../../co
 import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { mapStopReason } from './map-stop-reason.js';
 import type { MessagesContentBlock, MessagesMessage, MessagesMessageDeltaUsage, MessagesUsage } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * A whole translated answer as an Anthropic message. `model` is the gateway model ID the client asked
@@ -62,8 +63,4 @@ export function renderMessageUsage(usage: Usage): MessagesUsage & MessagesMessag
     cache_creation_input_tokens: cacheWrite,
     cache_read_input_tokens: usage.cachedInputTokens,
   };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled content part ${JSON.stringify(value)}`);
 }

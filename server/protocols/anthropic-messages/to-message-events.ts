@@ -3,6 +3,7 @@ import type { FinishReason, StreamEvent, Usage } from '../../core/types.js';
 import { mapStopReason } from './map-stop-reason.js';
 import { renderMessageUsage } from './render-message.js';
 import type { MessagesContentBlock, MessagesStreamEvent } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /** The content block being streamed: Anthropic streams one block at a time, each with its own index. */
 type OpenBlock = { kind: 'text' | 'thinking'; index: number } | { kind: 'tool'; index: number; call: number };
@@ -115,8 +116,4 @@ export async function* toMessageEvents(events: AsyncIterable<StreamEvent>, ids: 
     usage: usage ? renderMessageUsage(usage) : { output_tokens: 0 },
   };
   yield { type: 'message_stop' };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stream event ${JSON.stringify(value)}`);
 }

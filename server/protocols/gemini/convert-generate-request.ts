@@ -4,6 +4,7 @@ import { asRecord } from '../../providers/upstream/parse-json.js';
 import { convertContents } from './convert-contents.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';
 import type { GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiTool, GeminiToolConfig } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 export interface ConvertedGenerateRequest {
   request: ModelRequest;
@@ -131,8 +132,4 @@ function convertThinking(config: GeminiGenerationConfig['thinkingConfig']): Mode
 
 function withoutUndefined(request: ModelRequest): ModelRequest {
   return Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as unknown as ModelRequest;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled value ${JSON.stringify(value)}`);
 }

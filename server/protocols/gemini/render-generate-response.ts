@@ -4,6 +4,7 @@ import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { encodeReasoningState } from '../openai-responses/reasoning-state.js';
 import { mapFinishReasonToGemini } from './map-finish-reason.js';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /** What every response and chunk of one answer repeats. */
 export interface GeminiAnswerIds {
@@ -75,8 +76,4 @@ export function renderUsageMetadata(usage: Usage): GeminiUsageMetadata {
     ...(usage.reasoningTokens > 0 && { thoughtsTokenCount: usage.reasoningTokens }),
     ...(usage.cachedInputTokens > 0 && { cachedContentTokenCount: usage.cachedInputTokens }),
   };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled content part ${JSON.stringify(value)}`);
 }

@@ -2,6 +2,7 @@ import type { FinishReason, StreamEvent, ToolCallPart, Usage } from '../../core/
 import { mapFinishReasonToGemini } from './map-finish-reason.js';
 import { renderPart, renderUsageMetadata, type GeminiAnswerIds } from './render-generate-response.js';
 import type { GeminiCandidate, GeminiGenerateContentResponse, GeminiPart } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * Internal stream events → streamGenerateContent chunks, each a whole GenerateContentResponse holding only
@@ -60,8 +61,4 @@ export async function* toGeminiChunks(events: AsyncIterable<StreamEvent>, ids: G
   // Calls the upstream never closed still happened; they go out with the finish.
   const unfinished = [...calls.values()].map(renderPart);
   yield chunk(unfinished.length > 0 ? unfinished : [{ text: '' }], { finishReason: mapFinishReasonToGemini(finish) });
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stream event ${JSON.stringify(value)}`);
 }

@@ -3,6 +3,7 @@ import type { StreamEvent, Usage } from '../../core/types.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import { renderChatUsage } from './render-chat-completion.js';
 import type { ChatCompletionChunk } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'] & { reasoning_content?: string };
 
@@ -65,8 +66,4 @@ export async function* toChatChunks(events: AsyncIterable<StreamEvent>, options:
   if (options.includeUsage && usage) {
     yield { ...chunk({}), choices: [], usage: renderChatUsage(usage) };
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stream event ${JSON.stringify(value)}`);
 }

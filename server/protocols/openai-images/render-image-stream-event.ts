@@ -2,6 +2,7 @@ import type { components } from '../../../generated/api.js';
 import type { ImageStreamEvent } from '../../core/image-types.js';
 import { renderStreamUsage } from './render-stream-usage.js';
 import { streamedImageSettings } from './streamed-image-settings.js';
+import { assertNever } from '../../core/assert-never.js';
 
 type Schemas = components['schemas'];
 
@@ -40,8 +41,4 @@ export function renderImageStreamEvent(event: ImageStreamEvent, kind: ImageStrea
     default:
       return assertNever(event);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unknown image stream event ${JSON.stringify(value)}`);
 }

@@ -5,6 +5,7 @@ import { encodeReasoningState } from './reasoning-state.js';
 import { responseErrorCode } from './response-error-code.js';
 import { newOutputItemId, newPrefixedId } from './response-ids.js';
 import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
+import { assertNever } from '../../core/assert-never.js';
 
 // https://platform.openai.com/docs/api-reference/responses/object
 type Schemas = components['schemas'];
@@ -197,8 +198,4 @@ function outcomeOf(reason: FinishReason): { status: 'completed' | 'incomplete'; 
     default:
       return assertNever(reason);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled value ${JSON.stringify(value)}`);
 }

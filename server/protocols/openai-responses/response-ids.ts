@@ -1,5 +1,6 @@
 import { randomString } from '../../core/random-string.js';
 import type { ModelResponse } from '../../core/types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * IDs shaped like OpenAI's: a type prefix and 48 hex digits. Clients (Codex, the Agents SDK) tell items
@@ -26,8 +27,4 @@ export function newOutputItemId(kind: ModelResponse['content'][number]['type']):
     default:
       return assertNever(kind);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unknown output part ${String(value)}`);
 }

@@ -15,6 +15,7 @@ import {
 } from './render-response.js';
 import { errorEvent, responseErrorFields } from './response-error-event.js';
 import { customInputFromArguments, ResponsesToolNames } from './responses-tool-names.js';
+import { assertNever } from '../../core/assert-never.js';
 
 // https://platform.openai.com/docs/api-reference/responses-streaming
 export type ResponsesStreamEvent = components['schemas']['ResponsesStreamEvent'];
@@ -230,8 +231,4 @@ const noUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputToke
 function startedItem(part: OutputPart, id: string, names: ResponsesToolNames): ResponsesOutputItem {
   const item = renderOutputItem(part, id, 'in_progress', names);
   return item.type === 'message' ? { ...item, content: [] } : item;
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled stream event ${JSON.stringify(value)}`);
 }

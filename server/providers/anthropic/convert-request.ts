@@ -13,6 +13,7 @@ import type {
   AnthropicTool,
   AnthropicToolChoice,
 } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /** `max_tokens` is required by Anthropic; this is what we send when the client set no limit. */
 export const defaultMaxOutputTokens = 4096;
@@ -227,8 +228,4 @@ function parseToolInput(part: ToolCallPart): Record<string, unknown> {
 function withCache<T extends object>(block: T, cache: CacheHint | undefined): T & { cache_control?: AnthropicCacheControl } {
   if (!cache) return block;
   return { ...block, cache_control: cache.ttl !== undefined ? { type: 'ephemeral', ttl: cache.ttl } : { type: 'ephemeral' } };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled case ${JSON.stringify(value)}`);
 }

@@ -7,6 +7,7 @@ import { limitText, limitToolCall } from './apply-output-limits.js';
 import { composeEcho, describeToolResults, findLastUserMessage, hasToolResults, joinText } from './compose-reply-text.js';
 import { deriveId } from './derive-id.js';
 import { deriveJsonFromSchema } from './derive-json-from-schema.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /** What to stream: text or one tool call, already cut to the request's limits. */
 export type AnswerPlan =
@@ -72,8 +73,4 @@ function formatAnswer(format: ResponseFormat, plain: string, source: string): st
     default:
       return assertNever(format);
   }
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled response format ${JSON.stringify(value)}`);
 }

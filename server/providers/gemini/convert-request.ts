@@ -4,6 +4,7 @@ import type { ContentPart, MediaSource, Message, ModelRequest, ToolChoice, ToolR
 import { GatewayError } from '../../http/gateway-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, GeminiRole } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * Google's documented value for "this function call has no real signature"
@@ -238,8 +239,4 @@ function convertToolResult(part: ToolResultPart, namesByCallId: Map<string, stri
   const text = part.content.flatMap((item) => (item.type === 'text' ? [item.text] : [])).join('\n');
   if (part.isError) return { functionResponse: { name, response: { error: text } } };
   return { functionResponse: { name, response: asRecord(parseJson(text)) ?? { content: text } } };
-}
-
-function assertNever(value: never): never {
-  throw new Error(`unhandled value ${JSON.stringify(value)}`);
 }

@@ -11,6 +11,7 @@ import type {
   ChatWireResponseFormat,
   ChatWireToolChoice,
 } from './wire-types.js';
+import { assertNever } from '../../core/assert-never.js';
 
 /**
  * Internal request → Chat Completions body, always streamed (non-streamed answers are the stream
@@ -63,7 +64,7 @@ function convertMessage(message: Message, index: number): ChatWireMessage[] {
       // In its place: Chat Completions takes system messages anywhere in the conversation.
       return [{ role: 'system', content: message.content.map((part) => (part.type === 'text' ? part.text : '')).join('') }];
     default:
-      return unreachable(message.role);
+      return assertNever(message.role);
   }
 }
 
@@ -93,7 +94,7 @@ function convertUserMessage(content: ContentPart[], index: number): ChatWireMess
       case 'reasoning':
         break;
       default:
-        unreachable(part);
+        assertNever(part);
     }
   });
   if (parts.length === 0) return results;
@@ -120,7 +121,7 @@ function convertAssistantMessage(content: ContentPart[], index: number): ChatWir
       case 'tool_result':
         throw refusal(`Chat Completions cannot carry a ${part.type} part in an assistant message.`, index);
       default:
-        unreachable(part);
+        assertNever(part);
     }
   }
   // Separate text blocks (say, before and after a tool call) stay apart as lines.
@@ -156,7 +157,7 @@ export function mediaUrl(source: MediaSource): string {
     case 'base64':
       return `data:${source.mediaType};base64,${source.data}`;
     default:
-      return unreachable(source);
+      return assertNever(source);
   }
 }
 
@@ -169,7 +170,7 @@ function toolChoice(choice: ToolChoice): ChatWireToolChoice {
     case 'tool':
       return { type: 'function', function: { name: choice.name } };
     default:
-      return unreachable(choice);
+      return assertNever(choice);
   }
 }
 
@@ -185,7 +186,7 @@ function responseFormat(format: ResponseFormat): ChatWireResponseFormat | undefi
         json_schema: compact({ name: format.name, schema: format.schema, strict: format.strict, description: format.description }),
       };
     default:
-      return unreachable(format);
+      return assertNever(format);
   }
 }
 
@@ -196,8 +197,4 @@ function refusal(message: string, index: number): GatewayError {
 /** Leaves out undefined fields, so the body (and test expectations) list only what is sent. */
 function compact<T extends object>(value: T): T {
   return Object.fromEntries(Object.entries(value).filter(([, field]) => field !== undefined)) as T;
-}
-
-function unreachable(value: never): never {
-  throw new Error(`Unexpected value: ${JSON.stringify(value)}`);
 }
