@@ -1,6 +1,6 @@
 import type { ModelCapability } from '../config/config-schema.js';
 import type { ContentPart, ModelRequest } from '../core/types.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import type { Permissions } from './access-types.js';
 import { matchesModelPattern } from './model-pattern.js';
 import { scanWireBody, type ScannedProtocol } from './wire-scan/wire-scan.js';

@@ -1,4 +1,4 @@
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import type { RequestContext } from '../http/request-context.js';
 import type { Principal } from './principal.js';
 

@@ -2,7 +2,7 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import express, { type Express, type RequestHandler, type Router } from 'express';
 import helmet from 'helmet';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { projectRoot } from '../project-root.js';
 
 /** Where scripts/build-console.mjs writes the console and the docs. */

@@ -1,4 +1,4 @@
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from './gateway-error.js';
 
 /**
  * What the router does after an attempt failed:

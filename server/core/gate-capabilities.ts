@@ -1,5 +1,5 @@
 import type { ModelCapability } from '../config/config-schema.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from './gateway-error.js';
 import type { RegisteredModel } from './model-registry.js';
 import type { ModelRequest } from './types.js';
 

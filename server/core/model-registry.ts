@@ -1,6 +1,6 @@
 import type { GatewayConfig, ModelCapability, ModelConfig, ModelImagesConfig, ModelPricing, ProviderType } from '../config/config-schema.js';
 import type { AccessPolicy } from '../access/access-policy.js';
-import { modelNotFound } from '../http/gateway-error.js';
+import { modelNotFound } from './gateway-error.js';
 import type { Provider } from '../providers/provider.js';
 import { createProvider, providerDefinition } from '../providers/registry.js';
 

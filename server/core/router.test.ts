@@ -2,7 +2,7 @@ import { AccessPolicy } from '../access/access-policy.js';
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { configSchema } from '../config/config-schema.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from './gateway-error.js';
 import { DeploymentHealth } from './deployment-health.js';
 import { ModelRegistry } from './model-registry.js';
 import { Router, type RouteTarget } from './router.js';

@@ -1,6 +1,6 @@
 import type { AccessPolicy } from '../access/access-policy.js';
 import type { RoutingConfig } from '../config/config-schema.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from './gateway-error.js';
 import { classifyFailure } from './classify-failure.js';
 import { DeploymentHealth } from './deployment-health.js';
 import type { Deployment, ModelRegistry, RegisteredModel } from './model-registry.js';

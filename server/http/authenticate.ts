@@ -2,7 +2,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Credential } from '../../generated/operations.js';
 import type { KeyAuthenticator } from '../keys/key-authenticator.js';
 import { secretsEqual } from '../keys/key-secret.js';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from './request-context.js';
 
 /**

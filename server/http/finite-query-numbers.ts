@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 interface ParameterObject {
   $ref?: string;

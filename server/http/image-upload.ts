@@ -3,7 +3,7 @@ import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 /** The file fields of `POST /v1/images/edits`: one `image`, up to 16 `image[]`, one `mask`. */
 const fileFields = [

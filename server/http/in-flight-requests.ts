@@ -1,6 +1,6 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { endRequest } from './request-abort-signal.js';
 
 /** What a request still running when the drain ends is told, in its protocol's shape. */

@@ -1,6 +1,6 @@
 import { isUtf8 } from 'node:buffer';
 import type { Request, RequestHandler } from 'express';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 /**
  * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`) is read

@@ -1,4 +1,4 @@
-import type { ErrorKind, GatewayError } from './gateway-error.js';
+import type { ErrorKind, GatewayError } from '../core/gateway-error.js';
 import type { ProtocolFamily } from '../../generated/operations.js';
 import { assertNever } from '../core/assert-never.js';
 

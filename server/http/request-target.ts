@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 
 /**
  * Refuses a request target holding a raw `#`. RFC 9112 §3.2 allows no fragment there, so no real client

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { statusForFamily } from './status-for-family.js';
 
 it('answers overload with 529 to Anthropic clients and keeps every other status', () => {

@@ -1,4 +1,4 @@
-import type { GatewayError } from './gateway-error.js';
+import type { GatewayError } from '../core/gateway-error.js';
 import type { ProtocolFamily } from '../../generated/operations.js';
 
 /**

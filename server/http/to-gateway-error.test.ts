@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { paramFromPointer, toGatewayError } from './to-gateway-error.js';
-import { GatewayError } from './gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { markStoreError } from '../store/store-unavailable.js';
 
 test('names params the way OpenAI does', () => {

@@ -1,5 +1,5 @@
 import { isStoreUnavailable } from '../store/store-unavailable.js';
-import { GatewayError, type ErrorKind } from './gateway-error.js';
+import { GatewayError, type ErrorKind } from '../core/gateway-error.js';
 import { nameOffendingItem } from './name-offending-item.js';
 
 /** The shape of express-openapi-validator's HttpError, read structurally so we need not import its classes. */

@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal.js';
 import { principalOf } from '../access/principal-of.js';
 import type { ModelRegistry } from '../core/model-registry.js';
 import { defaultModelImages } from '../config/config-schema.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from '../http/request-context.js';
 import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';

@@ -1,6 +1,6 @@
 import type { OutboundConfig } from '../config/config-schema.js';
 import { sniffImageFormat } from '../core/image-types.js';
-import { GatewayError } from '../http/gateway-error.js';
+import { GatewayError } from '../core/gateway-error.js';
 import { UserUrlFetcher } from './fetch-user-url.js';
 import { OutboundRefusal, type RefusalReason } from './outbound-refusal.js';
 

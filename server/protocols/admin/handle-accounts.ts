@@ -1,6 +1,6 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { adminOnly } from '../../access/admin-only.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { AccountRecord, AccountStore } from '../../store/account-store.js';
 import type { KeyStore } from '../../store/key-store.js';

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { KeyAuthenticator } from '../../keys/key-authenticator.js';
 import type { KeyRecord } from '../../store/key-store.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { convertMessagesRequest } from './convert-messages-request.js';
 import type { MessagesCreateRequest } from './wire-types.js';
 

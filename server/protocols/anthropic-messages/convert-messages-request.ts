@@ -1,6 +1,6 @@
 import type { CacheHint, ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type {
   KnownBlockParam,
   MessagesCacheControl,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { encodeReasoningState } from '../openai-responses/reasoning-state.js';
 import { convertContents } from './convert-contents.js';
 

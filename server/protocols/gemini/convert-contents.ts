@@ -1,5 +1,5 @@
 import type { ContentPart, Message, ReasoningPart, ToolResultPart } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import { decodeReasoningState } from '../openai-responses/reasoning-state.js';
 import type { GeminiContent, GeminiPart } from './wire-types.js';

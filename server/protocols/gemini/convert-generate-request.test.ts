@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { convertGenerateRequest } from './convert-generate-request.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
 

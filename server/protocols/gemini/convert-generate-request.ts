@@ -1,5 +1,5 @@
 import type { ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import { convertContents } from './convert-contents.js';
 import { convertGeminiSchema } from './convert-gemini-schema.js';

@@ -3,7 +3,7 @@ import { defaultModelImages } from '../../config/config-schema.js';
 import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { renderGeminiModel, renderGeminiModelPage } from './render-gemini-model.js';
 
 const model = (id: string, extra: Partial<RegisteredModel> = {}): RegisteredModel => ({

@@ -5,7 +5,7 @@ import type { RouteTarget } from '../../core/router.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
 import { tallyStream } from '../../core/tally-stream.js';
 import type { Usage } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { GeminiPassThrough } from '../../providers/provider.js';
 import type { ConvertedGenerateRequest } from './convert-generate-request.js';
 import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';

@@ -1,7 +1,7 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/types.js';
 import { placeSystemText } from '../../core/fold-system-messages.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { toMediaSource } from './parse-data-url.js';
 import type { ChatCompletionRequest, ChatContentPart, ChatMessage } from './wire-types.js';
 

@@ -1,7 +1,7 @@
 import type { ModelImagesConfig } from '../../config/config-schema.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import type { ImageFormat } from '../../core/image-types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 
 export type ImageResponseFormat = ModelImagesConfig['default_response_format'];
 

@@ -1,7 +1,7 @@
 import { pipeline } from 'node:stream/promises';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { imageMimeTypes } from '../../core/image-types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ImageStorage } from '../../image-files/image-storage.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { RouteTarget } from '../../core/router.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ImageProvider } from '../../providers/provider.js';
 
 /** The target deployment's image maker; a provider without one is a config the client cannot fix (400). */

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { sniffImageFormat, type ImageFormat, type SourceImage } from '../../core/image-types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 
 /** What the upload middleware (multer's disk storage) records of each file. */
 export interface UploadedFile {

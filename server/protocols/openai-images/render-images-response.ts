@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import type { ImageResult, ProducedImage } from '../../core/image-types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ImageStorage } from '../../image-files/image-storage.js';
 import type { ImageResponseFormat } from './check-image-params.js';
 import { reportedQuality, reportedSize } from './reported-image-details.js';

@@ -1,7 +1,7 @@
 import type { AccessPolicy } from '../../access/access-policy.js';
 import type { ModelCapability } from '../../config/config-schema.js';
 import type { ModelRegistry, RegisteredModel } from '../../core/model-registry.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 
 type ImageCapability = Extract<ModelCapability, 'image_generation' | 'image_edit'>;
 

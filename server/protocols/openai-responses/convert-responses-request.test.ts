@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import { convertResponsesRequest, type ResponsesHistory } from './convert-responses-request.js';
 import { encodeReasoningState } from './reasoning-state.js';

@@ -2,7 +2,7 @@ import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, T
 import { placeSystemText } from '../../core/fold-system-messages.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { decodeReasoningState } from './reasoning-state.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { toMediaSource } from '../openai-chat/parse-data-url.js';
 import { customInputAsArguments, customToolAsFunction, ResponsesToolNames } from './responses-tool-names.js';
 import type { ResponsesCreateRequest, ResponsesFunctionCall, ResponsesFunctionCallOutput, ResponsesFunctionTool, ResponsesInputContent } from './wire-types.js';

@@ -1,5 +1,5 @@
 import type { RegisteredModel } from '../../core/model-registry.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ResponsesCreateRequest } from './wire-types.js';
 
 /**

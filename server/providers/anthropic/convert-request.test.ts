@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import type { Message, ModelRequest } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { convertRequestToAnthropic, defaultMaxOutputTokens, jsonResponseToolName } from './convert-request.js';
 
 const convert = (messages: Message[], extra: Partial<ModelRequest> = {}) => convertRequestToAnthropic(modelRequest(messages, extra), 'claude-x');

@@ -1,7 +1,7 @@
 import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
 import { thinkingBudget } from '../../core/reasoning-budget.js';
 import type { CacheHint, ContentPart, MediaSource, Message, ModelRequest, ToolCallPart, ToolChoice } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type {
   AnthropicCacheControl,
   AnthropicContentBlock,

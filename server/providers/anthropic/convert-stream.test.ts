@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { asAsync, fixtureJson, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';
 import { collectStream } from '../../core/collect-stream.js';
 import type { StreamEvent } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { convertAnthropicStream, type AnthropicStreamOptions } from './convert-stream.js';
 

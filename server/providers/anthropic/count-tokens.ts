@@ -1,5 +1,5 @@
 import type { ModelRequest } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { CallContext } from '../provider.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertRequestToAnthropic } from './convert-request.js';

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { startFakeUpstream, type FakeUpstream } from '../../../test/helpers/fake-upstream.js';
 import { fixtureJson, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';
 import type { ProviderConfig } from '../../config/config-schema.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ForwardedMessageEvent, ForwardedMessages } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { countAnthropicTokens } from './count-tokens.js';

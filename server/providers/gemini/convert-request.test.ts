@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import type { Message, ModelRequest } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { convertToGeminiRequest, guessMimeType, skipThoughtSignature } from './convert-request.js';
 
 const weather = { name: 'weather', description: 'Current weather', parameters: { type: 'object', properties: { location: { type: 'string' } } } };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { StreamEvent } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { asAsync, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';
 import { convertGeminiStream } from './convert-stream.js';

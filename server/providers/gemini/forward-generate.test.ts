@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureChunks, fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import type { GeminiPassThrough } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';

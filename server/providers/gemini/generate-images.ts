@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { ImageData, imageMimeTypes, parseImageSize, type ImageOptions, type ImageResult, type ImageUsage, type SourceImage } from '../../core/image-types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { CallContext, ImageProvider } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';

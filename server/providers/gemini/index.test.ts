@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import type { StreamEvent } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureChunks, fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import type { Provider } from '../provider.js';
 import { createGeminiProvider } from './index.js';

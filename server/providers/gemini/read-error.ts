@@ -1,4 +1,4 @@
-import type { GatewayError } from '../../http/gateway-error.js';
+import type { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { upstreamStatusError, type UpstreamErrorDetails } from '../upstream/upstream-error.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
 import type { Message } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import { resolveQuirks } from '../openai-compatible/quirks.js';
 import { convertRequest } from './convert-request.js';

@@ -1,7 +1,7 @@
 import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { reasoningEffort } from '../../core/reasoning-budget.js';
 import type { ContentPart, MediaSource, Message, ModelRequest, ResponseFormat, ToolChoice, ToolResultPart } from '../../core/types.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type {
   ChatRequestBody,

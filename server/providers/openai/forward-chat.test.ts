@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import type { ProviderConfig } from '../../config/config-schema.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureJson, fixtureSseEvents, toSseBody } from '../../../test/helpers/upstream-fixtures.js';
 import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { ForwardedChat } from '../provider.js';

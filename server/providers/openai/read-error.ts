@@ -1,4 +1,4 @@
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { scrubSecrets, type UpstreamErrorDetails } from '../upstream/upstream-error.js';
 

@@ -1,4 +1,4 @@
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord, parseJson } from './parse-json.js';
 
 /**

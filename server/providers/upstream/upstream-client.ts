@@ -1,6 +1,6 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
-import { GatewayError } from '../../http/gateway-error.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { collectResponse } from './collect-response.js';
 import { asRecord, parseJson } from './parse-json.js';
 import { resolveTimeouts, type Timeouts } from './timeouts.js';

@@ -1,4 +1,4 @@
-import { GatewayError, type ErrorKind } from '../../http/gateway-error.js';
+import { GatewayError, type ErrorKind } from '../../core/gateway-error.js';
 
 /** What a provider could read from an upstream error body, in the upstream's own words. */
 export interface UpstreamErrorDetails {

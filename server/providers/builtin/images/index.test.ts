@@ -12,7 +12,7 @@ import {
   type ImageGenerationRequest,
   type SourceImage,
 } from '../../../core/image-types.js';
-import { GatewayError } from '../../../http/gateway-error.js';
+import { GatewayError } from '../../../core/gateway-error.js';
 import type { CallContext } from '../../provider.js';
 import { createBuiltinImages } from './index.js';
 import { meanAbsoluteDifference } from './mean-absolute-difference.js';

@@ -8,7 +8,7 @@
  * Streamed requests get each image's partial images first (stream-builtin-images.ts). Usage counts the
  * prompt and source images (count-image-usage.ts).
  */
-import { GatewayError } from '../../../http/gateway-error.js';
+import { GatewayError } from '../../../core/gateway-error.js';
 import type {
   ImageEditRequest,
   ImageFormat,

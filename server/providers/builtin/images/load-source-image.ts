@@ -1,7 +1,7 @@
 /** Decodes an uploaded image from disk, turning anything sharp cannot read into a client error. */
 import sharp from 'sharp';
 import type { SourceImage } from '../../../core/image-types.js';
-import { GatewayError } from '../../../http/gateway-error.js';
+import { GatewayError } from '../../../core/gateway-error.js';
 import { sharpToRaw, type RawImage } from './raw-image.js';
 
 /** Larger inputs are refused before decoding: a small compressed upload can hide a huge bitmap. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GatewayError } from '../../../http/gateway-error.js';
+import { GatewayError } from '../../../core/gateway-error.js';
 import { resolveImageSize } from './resolve-image-size.js';
 
 const square = { width: 1024, height: 1024 };

@@ -1,6 +1,6 @@
 /** Reads and checks the `size` a client asked for. */
 import { parseImageSize } from '../../../core/image-types.js';
-import { GatewayError } from '../../../http/gateway-error.js';
+import { GatewayError } from '../../../core/gateway-error.js';
 import type { Canvas } from './plan-shapes.js';
 
 /** The smallest and largest side the built-in model draws. */
