@@ -22,7 +22,7 @@ export class SseWriter {
   async send(data: unknown, event?: string): Promise<void> {
     if (event !== undefined && /[\r\n]/.test(event)) throw new Error('SSE event names cannot contain line breaks');
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
-    const frame = (event === undefined ? '' : `event: ${event}\n`) + `data: ${payload}\n\n`;
+    const frame = (event === undefined ? '' : `event: ${event}\n`) + dataLines(payload) + '\n';
     if (!this.isOpen) return;
     // Time to first byte: the first event leaves at once, not with the events translated after it.
     const sendNow = !this.sentFirst;
@@ -33,4 +33,17 @@ export class SseWriter {
   end(): void {
     if (this.isOpen) this.res.end();
   }
+}
+
+/**
+ * The `data:` lines of a payload. JSON the gateway encodes has no line breaks, but a passed-through frame
+ * is the upstream's text as it came and may span lines (pretty-printed JSON is valid SSE data); each line
+ * needs its own `data:` prefix, or the client would read the rest as unknown fields and lose it.
+ */
+function dataLines(payload: string): string {
+  if (!payload.includes('\n') && !payload.includes('\r')) return `data: ${payload}\n`;
+  return payload
+    .split(/\r\n|\r|\n/)
+    .map((line) => `data: ${line}\n`)
+    .join('');
 }
