@@ -3,11 +3,11 @@ import { tallyStream } from '../../core/tally-stream.js';
 import { renderErrorBody } from '../../http/render-error.js';
 import type { RequestContext, StreamedSoFar } from '../../http/request-context.js';
 import { SseWriter } from '../../http/sse-writer.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
 import { renderMessage } from './render-message.js';
 import type { MessageAnswer } from './start-message-answer.js';
 import { toMessageEvents } from './to-message-events.js';
 import type { MessagesStreamEvent } from './wire-types.js';
+import { sendStream } from '../../http/send-stream.js';
 
 /** One frame to send: its `event:` name and its data (verbatim text, or an object to encode). */
 interface Frame {
@@ -42,18 +42,11 @@ export async function sendMessageAnswer(res: Response, context: RequestContext, 
 
 async function streamFrames(res: Response, context: RequestContext, frames: AsyncIterable<Frame>, streamed: StreamedSoFar): Promise<void> {
   context.streamed = streamed;
-  const sse = new SseWriter(res);
-  try {
-    for await (const { type, data } of frames) {
-      if (!sse.isOpen) break;
-      await sse.send(data, type);
-    }
-  } catch (error) {
-    if (sse.isOpen) await sse.send(renderErrorBody('anthropic', toGatewayError(error)), 'error');
-  } finally {
-    context.usage = streamed.usage();
-    sse.end();
-  }
+  await sendStream(new SseWriter(res), frames, {
+    frameOf: ({ type, data }) => ({ data, event: type }),
+    errorFrames: (error) => [{ data: renderErrorBody('anthropic', error), event: 'error' }],
+    finish: () => (context.usage = streamed.usage()),
+  });
 }
 
 async function* framesOf(events: AsyncIterable<MessagesStreamEvent>): AsyncGenerator<Frame> {

@@ -10,12 +10,12 @@ import { describeRoute } from '../../http/describe-route.js';
 import type { RequestContext } from '../../http/request-context.js';
 import { renderErrorBody } from '../../http/render-error.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
 import { convertGenerateRequest } from './convert-generate-request.js';
 import { openGeminiStream } from './open-gemini-stream.js';
 import { newGeminiResponseId } from './render-generate-response.js';
 import { startGeminiAnswer, type GeminiAnswer } from './start-gemini-answer.js';
 import type { GeminiGenerateContentRequest } from './wire-types.js';
+import { sendStream } from '../../http/send-stream.js';
 
 interface GenerateDependencies {
   registry: ModelRegistry;
@@ -50,18 +50,11 @@ export function createStreamGenerateContentHandler(deps: GenerateDependencies): 
     describeRoute(res, context, answer.target, answer.droppedParams);
     if (answer.kind !== 'stream') throw new Error('a stream attempt answered with a whole response');
     context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
-    const out = openGeminiStream(res, req.query.alt);
-    try {
-      for await (const frame of answer.frames) {
-        if (!out.isOpen) break;
-        await out.send(frame);
-      }
-    } catch (error) {
-      if (out.isOpen) await out.send(renderErrorBody('gemini', toGatewayError(error)));
-    } finally {
-      context.usage = answer.usage();
-      out.end();
-    }
+    await sendStream(openGeminiStream(res, req.query.alt), answer.frames, {
+      frameOf: (frame) => ({ data: frame }),
+      errorFrames: (error) => [{ data: renderErrorBody('gemini', error) }],
+      finish: () => (context.usage = answer.usage()),
+    });
   };
 }
 

@@ -1,30 +1,23 @@
 import type { Response } from 'express';
 import { JsonArrayWriter } from '../../http/json-array-writer.js';
+import type { StreamSink } from '../../http/send-stream.js';
 import { SseWriter } from '../../http/sse-writer.js';
 
-/** Where a streamGenerateContent answer goes: objects are JSON-encoded, strings sent as the JSON they are. */
-export interface GeminiStreamOut {
-  readonly isOpen: boolean;
-  send(chunk: unknown): Promise<void>;
-  end(): void;
-}
-
 /**
- * Gemini's two stream forms: with `alt=sse`, `data:` frames only (an `event:` line makes the SDK drop the
- * chunk, and `[DONE]` makes it throw); without `alt` (or `alt=json`), one JSON array written as it grows.
+ * Gemini's two stream forms: with `alt=sse`, `data:` frames only (the frames it is given carry no event
+ * name: an `event:` line makes the SDK drop the chunk, and `[DONE]` makes it throw); without `alt` (or
+ * `alt=json`), one JSON array written as it grows. Objects are JSON-encoded, strings sent as the JSON they are.
  */
-export function openGeminiStream(res: Response, alt: string | undefined): GeminiStreamOut {
-  if (alt === 'sse') {
-    const sse = new SseWriter(res);
-    return {
-      get isOpen() {
-        return sse.isOpen;
-      },
-      // A passed-through payload spread over several `data:` lines would arrive joined by line breaks,
-      // which cannot go out as one `data:` line; outside strings they are JSON whitespace, so spaces do.
-      send: (chunk) => sse.send(typeof chunk === 'string' && chunk.includes('\n') ? chunk.replace(/\r?\n/g, ' ') : chunk),
-      end: () => sse.end(),
-    };
-  }
-  return new JsonArrayWriter(res);
+export function openGeminiStream(res: Response, alt: string | undefined): StreamSink {
+  if (alt !== 'sse') return new JsonArrayWriter(res);
+  const sse = new SseWriter(res);
+  return {
+    get isOpen() {
+      return sse.isOpen;
+    },
+    // Google's SDKs parse each `data:` line as JSON by itself, so a passed-through payload the upstream spread
+    // over several lines must go out as one: outside strings its line breaks are JSON whitespace, spaces do.
+    send: (chunk) => sse.send(typeof chunk === 'string' && /[\r\n]/.test(chunk) ? chunk.replace(/\r?\n|\r/g, ' ') : chunk),
+    end: () => sse.end(),
+  };
 }

@@ -8,11 +8,11 @@ import { describeRoute } from '../../http/describe-route.js';
 import { renderErrorBody } from '../../http/render-error.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
 import { convertChatRequest } from './convert-chat-request.js';
 import { newChatCompletionId } from './render-chat-completion.js';
 import { startChatAnswer } from './start-chat-answer.js';
 import { toChatChunks } from './to-chat-chunks.js';
+import { sendStream } from '../../http/send-stream.js';
 
 /** `POST /v1/chat/completions`, JSON or `text/event-stream`, over whichever deployment the router picks. */
 export function createChatCompletionHandler(registry: ModelRegistry, router: Router): OperationHandler<'createChatCompletion'> {
@@ -41,18 +41,11 @@ export function createChatCompletionHandler(registry: ModelRegistry, router: Rou
       return;
     }
     context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
-    const sse = new SseWriter(res);
-    try {
-      for await (const frame of answer.frames) {
-        if (!sse.isOpen) break;
-        await sse.send(frame);
-      }
-    } catch (error) {
-      // Headers are gone: report in-band, as OpenAI does, so the SDK throws instead of hanging.
-      if (sse.isOpen) await sse.send(renderErrorBody('openai', toGatewayError(error)));
-    } finally {
-      context.usage = answer.usage();
-      sse.end();
-    }
+    await sendStream(new SseWriter(res), answer.frames, {
+      frameOf: (frame) => ({ data: frame }),
+      // In-band, as OpenAI does, so the SDK throws instead of hanging.
+      errorFrames: (error) => [{ data: renderErrorBody('openai', error) }],
+      finish: () => (context.usage = answer.usage()),
+    });
   };
 }

@@ -13,6 +13,7 @@ import { imageProviderOf } from './image-provider-of.js';
 import { imageStreamErrorEvent } from './image-stream-error-event.js';
 import type { ImageServices } from './image-services.js';
 import { renderImageStreamEvent } from './render-image-stream-event.js';
+import { sendStream } from '../../http/send-stream.js';
 
 /** A streamed request of either endpoint; the kind names its events. */
 export type ImageStreamJob = { kind: 'image_generation'; request: ImageGenerationRequest } | { kind: 'image_edit'; request: ImageEditRequest };
@@ -35,19 +36,13 @@ export async function streamImages(req: Request, res: Response, context: Request
     principalOf(context).access,
   );
   describeRoute(res, context, target);
-  const sse = new SseWriter(res);
-  try {
-    for await (const event of events) {
-      if (!sse.isOpen) break;
+  await sendStream(new SseWriter(res), events, {
+    frameOf: (event) => {
       meterImage(context, event);
-      const frame = renderImageStreamEvent(event, job.kind);
-      await sse.send(frame.data, frame.event);
-    }
-  } catch (error) {
-    if (sse.isOpen) await sse.send(imageStreamErrorEvent(error), 'error');
-  } finally {
-    sse.end();
-  }
+      return renderImageStreamEvent(event, job.kind);
+    },
+    errorFrames: (error) => [{ data: imageStreamErrorEvent(error), event: 'error' }],
+  });
 }
 
 function startImageStream(images: ImageProvider, job: ImageStreamJob, context: CallContext): AsyncIterable<ImageStreamEvent> {

@@ -26,6 +26,7 @@ import { storedInputItems } from './stored-input-items.js';
 import { toResponseEvents } from './to-response-events.js';
 import { isItemReference, type ItemLookup } from './upstream-conversation.js';
 import type { ResponsesCreateRequest, ResponsesInputItem } from './wire-types.js';
+import { sendStream } from '../../http/send-stream.js';
 
 export interface ResponsesDependencies {
   registry: ModelRegistry;
@@ -138,17 +139,14 @@ async function sendTranslatedResponse(
   }
   const tallied = tallyStream(answer.events);
   context.streamed = { usage: () => context.usage ?? tallied.usage(), deliveredSinceUsage: tallied.deliveredSinceUsage };
-  const sse = new SseWriter(res);
-  try {
-    for await (const event of toResponseEvents(tallied.events, echo, ids)) {
+  // Failures are events of the translated stream itself (response.failed), so none is added here.
+  await sendStream(new SseWriter(res), toResponseEvents(tallied.events, echo, ids), {
+    frameOf: async (event) => {
       if (event.type === 'response.completed' || event.type === 'response.incomplete' || event.type === 'response.failed') {
         context.usage = readResponsesUsage(event.response.usage);
         if (event.type !== 'response.failed') await save(event.response as unknown as Record<string, unknown>);
       }
-      if (!sse.isOpen) break;
-      await sse.send(event, event.type);
-    }
-  } finally {
-    sse.end();
-  }
+      return { data: event, event: event.type };
+    },
+  });
 }

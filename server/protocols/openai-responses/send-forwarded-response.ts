@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { RequestContext } from '../../http/request-context.js';
+import { sendStream } from '../../http/send-stream.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import type { UpstreamResponseRef } from '../../store/response-store.js';
@@ -53,13 +54,12 @@ export async function sendForwardedResponse(
 
   // The usage comes whole with the final event, and no content follows it.
   context.streamed = { usage: () => context.usage, deliveredSinceUsage: () => (context.usage ? 0 : answer.deliveredCharacters()) };
-  const sse = new SseWriter(res);
   // The upstream numbers its events from 0 and the gateway forwards every one, so the count is the next number.
   let sent = 0;
   let snapshot: Record<string, unknown> = {};
   const functionCallNames = new FunctionCallNames();
-  try {
-    for await (const event of answer.events) {
+  await sendStream(new SseWriter(res), answer.events, {
+    frameOf: async (event) => {
       let data = functionCallNames.complete(event.type, event.data);
       if (event.type === 'error' && event.payload) data = JSON.stringify(withBothErrorForms(event.payload));
       const response = asRecord(event.payload?.response);
@@ -72,20 +72,20 @@ export async function sendForwardedResponse(
           if (event.type !== 'response.failed') await save(response, upstream);
         }
       }
-      if (!sse.isOpen) break;
-      await sse.send(data, event.type);
       sent += 1;
-    }
-  } catch (error) {
+      return { data, event: event.type };
+    },
     // The upstream broke off mid-answer; the status went out long ago, so the failure is told in-band, as
     // OpenAI does: `error`, then `response.failed` with the last response the upstream described.
-    const fields = responseErrorFields(error);
-    await sse.send({ ...errorEvent(fields), sequence_number: sent }, 'error');
-    const failed = { ...snapshot, status: 'failed', error: { code: responseErrorCode(fields.code), message: fields.message } };
-    await sse.send({ type: 'response.failed', sequence_number: sent + 1, response: failed }, 'response.failed');
-  } finally {
-    sse.end();
-  }
+    errorFrames: (error) => {
+      const fields = responseErrorFields(error);
+      const failed = { ...snapshot, status: 'failed', error: { code: responseErrorCode(fields.code), message: fields.message } };
+      return [
+        { data: { ...errorEvent(fields), sequence_number: sent }, event: 'error' },
+        { data: { type: 'response.failed', sequence_number: sent + 1, response: failed }, event: 'response.failed' },
+      ];
+    },
+  });
 }
 
 /**
