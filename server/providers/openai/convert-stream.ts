@@ -30,6 +30,9 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
     const record = jsonEvent(data, providerId);
     if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
     const chunk = record as ChatChunk;
+    // Azure OpenAI opens with a chunk of its prompt filter's results only (`choices: []`, `id: ""`): the
+    // answer, and its id, start with the next one.
+    if (!started && isChoicelessPreamble(record)) continue;
 
     if (!started) {
       started = true;
@@ -56,6 +59,10 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
   if (!finished) {
     throw upstreamStreamEndedEarly(providerId);
   }
+}
+
+function isChoicelessPreamble(chunk: Record<string, unknown>): boolean {
+  return Array.isArray(chunk.choices) && chunk.choices.length === 0 && !asRecord(chunk.usage);
 }
 
 function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Generator<StreamEvent> {
