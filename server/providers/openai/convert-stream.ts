@@ -4,6 +4,7 @@ import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
+import { isEmptyChunk } from './empty-chunk.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
 import { streamFailure } from './read-error.js';
 import type { ChatChunk, ChatDelta, ChatToolCallDelta, ChatWireUsage } from './wire-types.js';
@@ -30,9 +31,8 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
     const record = jsonEvent(data, providerId);
     if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
     const chunk = record as ChatChunk;
-    // Azure OpenAI opens with a chunk of its prompt filter's results only (`choices: []`, `id: ""`): the
-    // answer, and its id, start with the next one.
-    if (!started && isChoicelessPreamble(record)) continue;
+    // Azure's opening chunk (`id: ""`): the answer, and its id, start with the next one.
+    if (isEmptyChunk(record)) continue;
 
     if (!started) {
       started = true;
@@ -59,10 +59,6 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
   if (!finished) {
     throw upstreamStreamEndedEarly(providerId);
   }
-}
-
-function isChoicelessPreamble(chunk: Record<string, unknown>): boolean {
-  return Array.isArray(chunk.choices) && chunk.choices.length === 0 && !asRecord(chunk.usage);
 }
 
 function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Generator<StreamEvent> {

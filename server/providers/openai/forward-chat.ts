@@ -8,6 +8,7 @@ import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { readChatUsage } from './convert-stream.js';
+import { isEmptyChunk } from './empty-chunk.js';
 import { streamFailure } from './read-error.js';
 import { openAIPath, type OpenAIPath } from './paths.js';
 import type { ChatWireUsage } from './wire-types.js';
@@ -51,6 +52,8 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
             return;
           }
           const chunk = jsonEvent(data, providerId);
+          // Azure's opening prompt-filter chunk is not an OpenAI chunk; its per-choice verdicts still pass on.
+          if (isEmptyChunk(chunk)) continue;
           const failed = chunk.error !== undefined && chunk.error !== null;
           // Nothing has reached the client yet (the handler prefetches the first frame): fail as an
           // upstream error the router can retry, instead of forwarding it.
