@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
+import { azureOpenAIConfigProblems } from '../providers/azure-openai/config-rules.js';
 import { providerDefinition } from '../providers/registry.js';
 
 /**
@@ -8,7 +9,7 @@ import { providerDefinition } from '../providers/registry.js';
  * at start-up instead of silently ignored.
  */
 
-export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin'] as const;
+export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai'] as const;
 export type ProviderType = (typeof providerTypes)[number];
 
 export const modelCapabilities = [
@@ -74,6 +75,11 @@ const providerSchema = z.strictObject({
    * openai. Anthropic and Gemini fetch URLs themselves.
    */
   inline_image_urls: z.boolean().optional(),
+  /**
+   * azure-openai only: the data-plane API version (`2024-10-21`); with it calls go to the deployment named by
+   * `upstream_model`, without it to Azure's v1 API (see providers/azure-openai/azure-path.ts).
+   */
+  api_version: z.string().min(1).optional(),
 });
 
 const deploymentSchema = z.strictObject({
@@ -256,15 +262,19 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id '${provider.id}'` });
       }
       providerIds.add(provider.id);
-      if (provider.api === 'responses' && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
-        ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai or openai-compatible provider` });
+      const speaksOpenAI = provider.type === 'openai' || provider.type === 'openai-compatible' || provider.type === 'azure-openai';
+      if (provider.api === 'responses' && !speaksOpenAI) {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai, openai-compatible or azure-openai provider` });
       }
-      if (provider.inline_image_urls === true && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
+      if (provider.inline_image_urls === true && !speaksOpenAI) {
         ctx.addIssue({
           code: 'custom',
           path: ['providers', index, 'inline_image_urls'],
-          message: 'inline_image_urls needs an openai or openai-compatible provider (anthropic and gemini upstreams fetch image URLs themselves)',
+          message: 'inline_image_urls needs an openai, openai-compatible or azure-openai provider (anthropic and gemini upstreams fetch image URLs themselves)',
         });
+      }
+      for (const problem of azureOpenAIConfigProblems(provider)) {
+        ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
       }
     });
     const modelIds = new Set<string>();

@@ -4,6 +4,7 @@ import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
+import { isEmptyChunk } from './empty-chunk.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
 import { streamFailure } from './read-error.js';
 import type { ChatChunk, ChatDelta, ChatToolCallDelta, ChatWireUsage } from './wire-types.js';
@@ -30,6 +31,8 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
     const record = jsonEvent(data, providerId);
     if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
     const chunk = record as ChatChunk;
+    // Azure's opening chunk (`id: ""`): the answer, and its id, start with the next one.
+    if (isEmptyChunk(record)) continue;
 
     if (!started) {
       started = true;

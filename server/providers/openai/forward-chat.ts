@@ -8,7 +8,9 @@ import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { readChatUsage } from './convert-stream.js';
+import { isEmptyChunk } from './empty-chunk.js';
 import { streamFailure } from './read-error.js';
+import { openAIPath, type OpenAIPath } from './paths.js';
 import type { ChatWireUsage } from './wire-types.js';
 
 /**
@@ -20,9 +22,10 @@ import type { ChatWireUsage } from './wire-types.js';
  * const forwarded = await createChatPassThrough(client, 'openai', quirks).forward(body, context);
  * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
  */
-export function createChatPassThrough(client: UpstreamClient, providerId: string, quirks: ResolvedQuirks): ChatPassThrough {
+export function createChatPassThrough(client: UpstreamClient, providerId: string, quirks: ResolvedQuirks, path: OpenAIPath = openAIPath): ChatPassThrough {
   return {
     async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedChat> {
+      const url = path('/chat/completions', context.upstreamModel);
       const upstreamBody = applyQuirks({ ...body, model: context.upstreamModel }, quirks);
       const stream = body.stream === true;
       // Asked for by us so usage can be metered; the client sees the usage chunk only if it asked too.
@@ -32,11 +35,11 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
       }
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (!stream) {
-        const json = await client.exchangeJson('/chat/completions', upstreamBody, context.signal);
+        const json = await client.exchangeJson(url, upstreamBody, context.signal);
         const usage = asRecord(json.usage);
         return { kind: 'json', body: json, usage: usage ? readChatUsage(usage as ChatWireUsage) : undefined };
       }
-      const reply = await client.postJson('/chat/completions', upstreamBody, context.signal);
+      const reply = await client.postJson(url, upstreamBody, context.signal);
 
       const tally = new StreamTally();
       async function* frames(): AsyncGenerator<string> {
@@ -49,6 +52,8 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
             return;
           }
           const chunk = jsonEvent(data, providerId);
+          // Azure's opening prompt-filter chunk is not an OpenAI chunk; its per-choice verdicts still pass on.
+          if (isEmptyChunk(chunk)) continue;
           const failed = chunk.error !== undefined && chunk.error !== null;
           // Nothing has reached the client yet (the handler prefetches the first frame): fail as an
           // upstream error the router can retry, instead of forwarding it.

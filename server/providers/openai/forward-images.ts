@@ -4,6 +4,7 @@ import { ImageData, imageMimeTypes, type ImageEditRequest, type ImageResult, typ
 import type { CallContext, ImageProvider } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { openAIPath, type OpenAIPath } from './paths.js';
 import { readImagesUsage } from './read-images-usage.js';
 
 /** Largest image the gateway downloads when an upstream answers with a link instead of the bytes. */
@@ -16,15 +17,15 @@ const maxLinkedImageBytes = 64 * 1024 * 1024;
  * refuses the parameter, and a DALL·E link would expire on OpenAI's schedule, not ours). Whatever the
  * upstream answers, bytes or a link, becomes bytes the gateway can hand out either way.
  */
-export function createOpenAIImages(client: UpstreamClient): ImageProvider {
+export function createOpenAIImages(client: UpstreamClient, path: OpenAIPath = openAIPath): ImageProvider {
   return {
     async generate(request, context) {
       const { response_format: _decidedByGateway, ...body } = request.body;
-      const json = await client.exchangeJson('/images/generations', { ...body, model: context.upstreamModel }, context.signal);
+      const json = await client.exchangeJson(path('/images/generations', context.upstreamModel), { ...body, model: context.upstreamModel }, context.signal);
       return readImagesResult(json, client, context);
     },
     async edit(request, context) {
-      const reply = await client.postForm('/images/edits', await toEditForm(request, context.upstreamModel), context.signal);
+      const reply = await client.postForm(path('/images/edits', context.upstreamModel), await toEditForm(request, context.upstreamModel), context.signal);
       return readImagesResult(await client.readJson(reply, context.signal), client, context);
     },
   };

@@ -5,6 +5,7 @@ import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-ev
 import { asRecord } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
+import { openAIPath, type OpenAIPath } from './paths.js';
 import { streamFailure } from './read-error.js';
 
 /** Events that carry the whole response object; the gateway reads them to store the answer and its usage. */
@@ -21,13 +22,14 @@ const finalEvents = new Set(['response.completed', 'response.incomplete', 'respo
  * @example
  * const forwarded = await createResponsesPassThrough(client, 'openai').forward(body, context);
  */
-export function createResponsesPassThrough(client: UpstreamClient, providerId: string): ResponsesPassThrough {
+export function createResponsesPassThrough(client: UpstreamClient, providerId: string, path: OpenAIPath = openAIPath): ResponsesPassThrough {
   return {
     async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedResponses> {
+      const url = path('/responses', context.upstreamModel);
       const upstreamBody = { ...body, model: context.upstreamModel };
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      if (body.stream !== true) return { kind: 'json', body: await client.exchangeJson('/responses', upstreamBody, context.signal) };
-      const reply = await client.postJson('/responses', upstreamBody, context.signal);
+      if (body.stream !== true) return { kind: 'json', body: await client.exchangeJson(url, upstreamBody, context.signal) };
+      const reply = await client.postJson(url, upstreamBody, context.signal);
       let delivered = 0;
       const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, (characters) => (delivered += characters));
       return { kind: 'stream', events, deliveredCharacters: () => delivered };

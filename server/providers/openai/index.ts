@@ -19,11 +19,27 @@ import { createChatPassThrough } from './forward-chat.js';
 import { createOpenAIImageStreaming } from './forward-image-stream.js';
 import { createOpenAIImages } from './forward-images.js';
 import { createResponsesPassThrough } from './forward-responses.js';
+import { openAIPath, type OpenAIPath } from './paths.js';
 import { readOpenAIError } from './read-error.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 
 /** OpenAI's SDK convention: the base URL includes `/v1`. */
 const defaultBaseUrl = 'https://api.openai.com/v1';
+
+/** Where and how an OpenAI-shaped provider's calls go: its HTTP client (base URL, auth, error reading) and each call's path. */
+export interface OpenAIUpstream {
+  client: UpstreamClient;
+  path: OpenAIPath;
+}
+
+/** OpenAI and its imitations: a bearer key (none for local servers) and the operation's path as it is. */
+function openAIUpstream(config: ProviderConfig): OpenAIUpstream {
+  const client = new UpstreamClient(config, defaultBaseUrl, {
+    readError: readOpenAIError,
+    headers: config.api_key ? { authorization: `Bearer ${config.api_key}` } : {},
+  });
+  return { client, path: openAIPath };
+}
 
 /**
  * Creates a Chat Completions provider. Without an `api_key` no `authorization` header is sent, which is
@@ -33,24 +49,25 @@ const defaultBaseUrl = 'https://api.openai.com/v1';
  * const provider = createOpenAIProvider({ id: 'openai', type: 'openai', api_key: process.env.OPENAI_API_KEY });
  * for await (const event of provider.stream(request, { upstreamModel: 'gpt-4.1-mini', signal })) …
  */
-export function createOpenAIProvider(config: ProviderConfig, quirks: ResolvedQuirks = resolveQuirks(config.quirks, config.type)): Provider {
-  const client = new UpstreamClient(config, defaultBaseUrl, {
-    readError: readOpenAIError,
-    headers: config.api_key ? { authorization: `Bearer ${config.api_key}` } : {},
-  });
+export function createOpenAIProvider(
+  config: ProviderConfig,
+  quirks: ResolvedQuirks = resolveQuirks(config.quirks, config.type),
+  upstream: OpenAIUpstream = openAIUpstream(config),
+): Provider {
+  const { client, path } = upstream;
   return {
     type: config.type,
     id: config.id,
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       // Both throw before the first event: a refused call can still be retried elsewhere.
       const body = convertRequest(request, context.upstreamModel, quirks);
-      const reply = await client.postJson('/chat/completions', body, context.signal);
+      const reply = await client.postJson(path('/chat/completions', context.upstreamModel), body, context.signal);
       yield* convertStream(readSse(client.chunks(reply, context.signal)), config.id);
     },
-    chatPassThrough: createChatPassThrough(client, config.id, quirks),
-    ...(config.api === 'responses' ? { responsesPassThrough: createResponsesPassThrough(client, config.id) } : {}),
+    chatPassThrough: createChatPassThrough(client, config.id, quirks, path),
+    ...(config.api === 'responses' ? { responsesPassThrough: createResponsesPassThrough(client, config.id, path) } : {}),
     images: {
-      ...createOpenAIImages(client),
+      ...createOpenAIImages(client, path),
       // OpenAI streams partial images; servers that imitate it seldom do, so theirs are answered whole.
       ...(config.type === 'openai' ? { streaming: createOpenAIImageStreaming(client, config.id) } : {}),
     },

@@ -1,0 +1,35 @@
+import type { ProviderConfig } from '../../config/config-schema.js';
+
+export interface ConfigProblem {
+  /** Under the provider's entry. */
+  path: string[];
+  message: string;
+}
+
+/** Azure's data-plane versions: a date, sometimes with a suffix (`2025-04-01-preview`). */
+const apiVersionPattern = /^\d{4}-\d{2}-\d{2}(-[a-z]+)?$/;
+
+/**
+ * What an `azure-openai` provider entry needs, and `api_version` nowhere else. The base URL is the resource
+ * endpoint: the gateway adds `/openai/…` itself, so a URL that already ends in it would double it.
+ */
+export function azureOpenAIConfigProblems(provider: ProviderConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  if (provider.type !== 'azure-openai') {
+    if (provider.api_version !== undefined) problems.push({ path: ['api_version'], message: 'api_version is for azure-openai providers only' });
+    return problems;
+  }
+  if (!provider.base_url) {
+    problems.push({ path: ['base_url'], message: 'an azure-openai provider needs base_url, its resource endpoint such as https://my-resource.openai.azure.com' });
+  } else if (/\/openai(\/v1|\/deployments(\/.*)?)?\/?$/.test(new URL(provider.base_url).pathname)) {
+    problems.push({
+      path: ['base_url'],
+      message: 'base_url is the resource endpoint (https://my-resource.openai.azure.com) without /openai…: the gateway adds the API path itself',
+    });
+  }
+  if (!provider.api_key) problems.push({ path: ['api_key'], message: 'an azure-openai provider needs api_key (sent in the api-key header)' });
+  if (provider.api_version !== undefined && !apiVersionPattern.test(provider.api_version)) {
+    problems.push({ path: ['api_version'], message: `api_version '${provider.api_version}' is not an Azure OpenAI API version such as 2024-10-21 or 2025-04-01-preview` });
+  }
+  return problems;
+}
