@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
+import { bedrockConfigKeys, bedrockConfigProblems } from '../providers/bedrock/config-keys.js';
 import { providerDefinition } from '../providers/registry.js';
 
 /**
@@ -8,7 +9,7 @@ import { providerDefinition } from '../providers/registry.js';
  * at start-up instead of silently ignored.
  */
 
-export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin'] as const;
+export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'bedrock'] as const;
 export type ProviderType = (typeof providerTypes)[number];
 
 export const modelCapabilities = [
@@ -74,6 +75,7 @@ const providerSchema = z.strictObject({
    * openai. Anthropic and Gemini fetch URLs themselves.
    */
   inline_image_urls: z.boolean().optional(),
+  ...bedrockConfigKeys,
 });
 
 const deploymentSchema = z.strictObject({
@@ -259,6 +261,7 @@ export const configSchema = z
       if (provider.api === 'responses' && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai or openai-compatible provider` });
       }
+      for (const problem of bedrockConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
       if (provider.inline_image_urls === true && provider.type !== 'openai' && provider.type !== 'openai-compatible') {
         ctx.addIssue({
           code: 'custom',
