@@ -2,6 +2,9 @@
 // runtime that verifies every SigV4 signature and answers in real event stream frames
 // (test/helpers/fake-bedrock.ts). Checks what Bedrock received, what the client got, and the ledger.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import Anthropic from '@anthropic-ai/sdk';
 import { Sha256 } from '@aws-crypto/sha256-js';
@@ -25,8 +28,9 @@ const modelArn = 'arn:aws:bedrock:eu-west-3:123456789012:inference-profile/eu.an
 let answer: (call: BedrockCall) => BedrockAnswer;
 let bedrock: FakeBedrock;
 
-function gatewayConfig(secret: string) {
+function gatewayConfig(secret: string, extra: Record<string, unknown> = {}) {
   return configSchema.parse({
+    ...extra,
     providers: [
       { id: 'aws', type: 'bedrock', base_url: bedrock.origin, region, aws_access_key_id: accessKeyId, aws_secret_access_key: secret, aws_session_token: sessionToken },
     ],
@@ -187,6 +191,29 @@ describe('bedrock through the gateway', () => {
       assert.match(error.message, /model identifier is invalid/);
       return true;
     });
+  });
+});
+
+describe('bedrock with image URLs', () => {
+  let gateway: TestGateway;
+  let images: Server;
+  before(async () => {
+    images = createServer((_request, response) => response.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from(tinyPng.split(',')[1]!, 'base64')));
+    images.listen(0, '127.0.0.1');
+    await once(images, 'listening');
+    gateway = await startGateway({ config: gatewayConfig(secretAccessKey, { outbound: { allow: ['127.0.0.1'] } }) });
+  });
+  after(async () => {
+    await gateway.close();
+    images.close();
+  });
+
+  test('an image URL is fetched through the outbound guard and sent as bytes', async () => {
+    answer = () => ({ items: textItems('A pixel.', { input: 20, output: 3 }) });
+    const openai = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+    const url = `http://127.0.0.1:${(images.address() as AddressInfo).port}/pixel.png`;
+    await openai.chat.completions.create({ model: 'claude', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] });
+    assert.deepEqual(bedrock.calls[0]!.body.messages[0].content, [{ image: { format: 'png', source: { bytes: tinyPng.split(',')[1] } } }]);
   });
 });
 
