@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
 import { azureOpenAIConfigProblems } from '../providers/azure-openai/config-rules.js';
+import { bedrockConfigKeys, bedrockConfigProblems } from '../providers/bedrock/config-keys.js';
 import { providerDefinition } from '../providers/registry.js';
 
 /**
@@ -9,7 +10,7 @@ import { providerDefinition } from '../providers/registry.js';
  * at start-up instead of silently ignored.
  */
 
-export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai'] as const;
+export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai', 'bedrock'] as const;
 export type ProviderType = (typeof providerTypes)[number];
 
 export const modelCapabilities = [
@@ -80,6 +81,7 @@ const providerSchema = z.strictObject({
    * `upstream_model`, without it to Azure's v1 API (see providers/azure-openai/azure-path.ts).
    */
   api_version: z.string().min(1).optional(),
+  ...bedrockConfigKeys,
 });
 
 const deploymentSchema = z.strictObject({
@@ -266,6 +268,7 @@ export const configSchema = z
       if (provider.api === 'responses' && !speaksOpenAI) {
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai, openai-compatible or azure-openai provider` });
       }
+      for (const problem of bedrockConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
       if (provider.inline_image_urls === true && !speaksOpenAI) {
         ctx.addIssue({
           code: 'custom',

@@ -1,6 +1,7 @@
 import type { OutboundConfig, ProviderConfig, ProviderType } from '../config/config-schema.js';
 import { anthropicProvider } from './anthropic/index.js';
 import { azureOpenAIProvider } from './azure-openai/index.js';
+import { bedrockProvider } from './bedrock/index.js';
 import { builtinProvider } from './builtin/index.js';
 import { geminiProvider } from './gemini/index.js';
 import { openaiCompatibleProvider } from './openai-compatible/index.js';
@@ -11,7 +12,9 @@ import { inlinesImageUrls, withInlinedImageUrls } from './with-inlined-image-url
 
 /** Every provider type's definition, from its folder; each table about provider types derives from this list. */
 const definitions: Record<ProviderType, ProviderDefinition> = Object.fromEntries(
-  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider, azureOpenAIProvider].map((definition) => [definition.type, definition]),
+  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider, azureOpenAIProvider, bedrockProvider].map(
+    (definition) => [definition.type, definition],
+  ),
 ) as Record<ProviderType, ProviderDefinition>;
 
 /** What the gateway knows about a provider type (see ProviderDefinition). */

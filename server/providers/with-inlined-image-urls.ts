@@ -7,14 +7,15 @@ import type { CallContext, Provider } from './provider.js';
 
 /**
  * Whether a provider wants images inline rather than by URL: `inline_image_urls`, by default on for
- * `openai-compatible` (Ollama and llama.cpp accept only `data:` URLs) and off for the others, whose
+ * `openai-compatible` (Ollama and llama.cpp accept only `data:` URLs) and `bedrock` (bytes only), off for the others, whose
  * upstreams fetch URLs themselves. The config schema allows it on `openai` and `openai-compatible` only.
  *
  * @example
  * inlinesImageUrls({ id: 'local', type: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' }); // true
  */
 export function inlinesImageUrls(config: ProviderConfig): boolean {
-  return config.inline_image_urls ?? config.type === 'openai-compatible';
+  // Bedrock takes images only as bytes, so its image URLs are always fetched for it.
+  return config.inline_image_urls ?? (config.type === 'openai-compatible' || config.type === 'bedrock');
 }
 
 /**

@@ -63,7 +63,7 @@ export async function startGateway(
   const server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const config = options.config ?? testConfig;
-  holdsSecret(adminKey, secret, ...config.providers.flatMap((provider) => [provider.api_key, ...Object.values(provider.headers ?? {})]));
+  holdsSecret(adminKey, secret, ...config.providers.flatMap((provider) => [provider.api_key, provider.aws_secret_access_key, ...Object.values(provider.headers ?? {})]));
   recordResponses(server, 'gateway');
   watchOpenAiAnswers(server);
   showedLater('gateway logs', () => logs.join('\n'));

@@ -71,7 +71,7 @@ export function convertRequestToAnthropic(clientRequest: ModelRequest, upstreamM
  * (`outputTokenCeiling`): there the budget gives way instead, to half the ceiling, or to no thinking when
  * that is below Anthropic's minimum.
  */
-function outputLimits(request: ModelRequest): { maxTokens: number; thinking?: number } {
+export function outputLimits(request: ModelRequest): { maxTokens: number; thinking?: number } {
   const budget = thinkingBudget(request.reasoning);
   let thinking = budget ? Math.max(budget, minimumThinkingBudget) : undefined;
   let maxTokens = request.maxOutputTokens ?? defaultMaxOutputTokens;

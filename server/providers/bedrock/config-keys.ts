@@ -1,0 +1,41 @@
+import { z } from 'zod';
+
+/**
+ * The config keys only `type: bedrock` takes, spread into the provider schema (config-schema.ts). Each
+ * falls back to the standard AWS environment variable (see credentials.ts), so none is required here.
+ */
+export const bedrockConfigKeys = {
+  /** AWS region of the Bedrock runtime endpoint (`us-east-1`); default `AWS_REGION` / `AWS_DEFAULT_REGION`. */
+  region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1').optional(),
+  /** Default `AWS_ACCESS_KEY_ID`. */
+  aws_access_key_id: z.string().min(1).optional(),
+  /** Default `AWS_SECRET_ACCESS_KEY`. */
+  aws_secret_access_key: z.string().min(1).optional(),
+  /** Temporary credentials' token, sent as `x-amz-security-token`; default `AWS_SESSION_TOKEN`. */
+  aws_session_token: z.string().min(1).optional(),
+};
+
+const keyNames = Object.keys(bedrockConfigKeys) as Array<keyof typeof bedrockConfigKeys>;
+
+type BedrockKeys = { type: string; api_key?: string } & Partial<Record<keyof typeof bedrockConfigKeys, string>>;
+
+/**
+ * What is wrong with a provider entry's Bedrock keys: set on another type, an access key without its
+ * secret (or the reverse), or an `api_key`, which SigV4 has no use for.
+ */
+export function bedrockConfigProblems(provider: BedrockKeys): Array<{ path: string[]; message: string }> {
+  if (provider.type !== 'bedrock') {
+    return keyNames.filter((key) => provider[key] !== undefined).map((key) => ({ path: [key], message: `${key} is for bedrock providers only` }));
+  }
+  const problems: Array<{ path: string[]; message: string }> = [];
+  if ((provider.aws_access_key_id === undefined) !== (provider.aws_secret_access_key === undefined)) {
+    problems.push({ path: ['aws_secret_access_key'], message: 'give aws_access_key_id and aws_secret_access_key together (or neither, to use the AWS_* environment variables)' });
+  }
+  if (provider.aws_session_token !== undefined && provider.aws_access_key_id === undefined) {
+    problems.push({ path: ['aws_session_token'], message: 'aws_session_token belongs with aws_access_key_id and aws_secret_access_key' });
+  }
+  if (provider.api_key !== undefined) {
+    problems.push({ path: ['api_key'], message: 'bedrock signs requests with AWS credentials (aws_access_key_id, aws_secret_access_key), not an api_key' });
+  }
+  return problems;
+}
