@@ -3,6 +3,7 @@ import { allowEntryProblem } from '../outbound/address-policy.js';
 import { azureOpenAIConfigProblems } from '../providers/azure-openai/config-rules.js';
 import { bedrockConfigKeys, bedrockConfigProblems } from '../providers/bedrock/config-keys.js';
 import { providerDefinition } from '../providers/registry.js';
+import { vertexConfigKeys, vertexConfigProblems } from '../providers/vertex/config-keys.js';
 
 /**
  * The gateway configuration file (`gateway.yaml`). Key names are part of the public contract: later
@@ -10,7 +11,7 @@ import { providerDefinition } from '../providers/registry.js';
  * at start-up instead of silently ignored.
  */
 
-export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai', 'bedrock'] as const;
+export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai', 'bedrock', 'vertex'] as const;
 export type ProviderType = (typeof providerTypes)[number];
 
 export const modelCapabilities = [
@@ -82,6 +83,7 @@ const providerSchema = z.strictObject({
    */
   api_version: z.string().min(1).optional(),
   ...bedrockConfigKeys,
+  ...vertexConfigKeys,
 });
 
 const deploymentSchema = z.strictObject({
@@ -269,6 +271,7 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai, openai-compatible or azure-openai provider` });
       }
       for (const problem of bedrockConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
+      for (const problem of vertexConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
       if (provider.inline_image_urls === true && !speaksOpenAI) {
         ctx.addIssue({
           code: 'custom',

@@ -6,13 +6,14 @@ import { builtinProvider } from './builtin/index.js';
 import { geminiProvider } from './gemini/index.js';
 import { openaiCompatibleProvider } from './openai-compatible/index.js';
 import { openaiProvider } from './openai/index.js';
+import { vertexProvider } from './vertex/index.js';
 import type { Provider } from './provider.js';
 import type { ProviderDefinition } from './provider-definition.js';
 import { inlinesImageUrls, withInlinedImageUrls } from './with-inlined-image-urls.js';
 
 /** Every provider type's definition, from its folder; each table about provider types derives from this list. */
 const definitions: Record<ProviderType, ProviderDefinition> = Object.fromEntries(
-  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider, azureOpenAIProvider, bedrockProvider].map(
+  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider, azureOpenAIProvider, bedrockProvider, vertexProvider].map(
     (definition) => [definition.type, definition],
   ),
 ) as Record<ProviderType, ProviderDefinition>;

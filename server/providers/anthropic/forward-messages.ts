@@ -13,6 +13,17 @@ import type { AnthropicUsage } from './wire-types.js';
 /** Events before the answer begins: held back until it does (see upstream/named-events.ts). */
 const preambleEvents = new Set(['message_start', 'ping']);
 
+/** Where a Messages body goes and how it names the model: Anthropic's API, or another host's (Vertex AI). */
+export interface MessagesRoute {
+  path(upstreamModel: string, stream: boolean): string;
+  body(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown>;
+}
+
+const anthropicApiRoute: MessagesRoute = {
+  path: () => '/v1/messages',
+  body: (body, upstreamModel) => ({ ...body, model: upstreamModel }),
+};
+
 /**
  * Anthropic Messages client → Anthropic Messages upstream with the least rewriting: the model name, our
  * key instead of the client's, and the client's `anthropic-beta` sent on; the body is otherwise the
@@ -24,19 +35,20 @@ const preambleEvents = new Set(['message_start', 'ping']);
  * const forwarded = await createMessagesPassThrough(client, 'anthropic').forward(body, { upstreamModel, signal, anthropicBeta });
  * if (forwarded.kind === 'stream') for await (const { type, data } of forwarded.events) await sse.send(data, type);
  */
-export function createMessagesPassThrough(client: UpstreamClient, providerId: string): MessagesPassThrough {
+export function createMessagesPassThrough(client: UpstreamClient, providerId: string, route: MessagesRoute = anthropicApiRoute): MessagesPassThrough {
   return {
     async forward(body: Record<string, unknown>, context: MessagesCallContext): Promise<ForwardedMessages> {
       const headers = context.anthropicBeta ? { 'anthropic-beta': context.anthropicBeta } : undefined;
-      const upstreamBody = { ...body, model: context.upstreamModel };
+      const upstreamBody = route.body(body, context.upstreamModel);
+      const path = route.path(context.upstreamModel, body.stream === true);
       const tally = emptyUsageTally();
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (body.stream !== true) {
-        const json = await client.exchangeJson('/v1/messages', upstreamBody, context.signal, headers);
+        const json = await client.exchangeJson(path, upstreamBody, context.signal, headers);
         readAnthropicUsage(tally, asRecord(json.usage) as AnthropicUsage | undefined);
         return { kind: 'json', body: json, usage: toGatewayUsage(tally) };
       }
-      const reply = await client.postJson('/v1/messages', upstreamBody, context.signal, headers);
+      const reply = await client.postJson(path, upstreamBody, context.signal, headers);
       const streamed = new StreamTally();
       const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, {
         // Anthropic reports in parts (the prompt at the start, the output at the end): the tally adds them up.

@@ -16,6 +16,18 @@ export function geminiModelPath(upstreamModel: string, method: 'generateContent'
   return method === 'streamGenerateContent' ? `${path}?alt=sse` : path;
 }
 
+/** Where a Gemini body goes and how it names the model: the Gemini API's, or another host's (Vertex AI). */
+export interface GeminiRoute {
+  path(upstreamModel: string, method: 'generateContent' | 'streamGenerateContent'): string;
+  body(body: Record<string, unknown>, upstreamModel: string): Record<string, unknown>;
+}
+
+/** The Gemini API: the model in the path, and in the body only if the client named it there. */
+const geminiApiRoute: GeminiRoute = {
+  path: geminiModelPath,
+  body: (body, upstreamModel) => (body.model === undefined ? body : { ...body, model: `models/${upstreamModel}` }),
+};
+
 /**
  * Gemini client → Gemini upstream with the least rewriting: the model in the path (and in the body, if the
  * client named it there) and the key change, nothing else; unknown fields go along. A stream is piped
@@ -26,12 +38,11 @@ export function geminiModelPath(upstreamModel: string, method: 'generateContent'
  * const forwarded = await createGeminiPassThrough(client, 'google').forward(body, { stream: true }, context);
  * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
  */
-export function createGeminiPassThrough(client: UpstreamClient, providerId: string): GeminiPassThrough {
+export function createGeminiPassThrough(client: UpstreamClient, providerId: string, route: GeminiRoute = geminiApiRoute): GeminiPassThrough {
   return {
     async forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini> {
-      const upstreamBody = body.model === undefined ? body : { ...body, model: `models/${context.upstreamModel}` };
-      const method = options.stream ? 'streamGenerateContent' : 'generateContent';
-      const path = geminiModelPath(context.upstreamModel, method);
+      const upstreamBody = route.body(body, context.upstreamModel);
+      const path = route.path(context.upstreamModel, options.stream ? 'streamGenerateContent' : 'generateContent');
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (!options.stream) {
         const json = await client.exchangeJson(path, upstreamBody, context.signal);

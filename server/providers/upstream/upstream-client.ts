@@ -18,6 +18,11 @@ export interface UpstreamClientOptions {
   readError: (body: Record<string, unknown> | undefined) => UpstreamErrorDetails;
   /** Headers every call carries (auth, version); merged under the config's `headers`. */
   headers: Record<string, string>;
+  /**
+   * Headers fetched for each call, for upstreams whose credentials expire (a cloud's OAuth2 access token);
+   * merged over `headers`. What it throws (a GatewayError naming the failure) reaches the caller as it is.
+   */
+  authorize?: () => Promise<Record<string, string>>;
 }
 
 /**
@@ -62,9 +67,15 @@ export class UpstreamClient {
    * are in. Non-2xx answers are read and thrown as GatewayErrors. `headers` are this call's own (a client's
    * `anthropic-beta`); the config's `headers` still win over them.
    */
-  postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
-    const base = headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers;
-    return this.post(path, JSON.stringify(body), base, signal);
+  async postJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<UpstreamReply> {
+    return this.post(path, JSON.stringify(body), await this.callHeaders(headers), signal);
+  }
+
+  /** The fixed headers, then the call's credentials and its own headers; the config's `headers` win. */
+  private async callHeaders(headers: Record<string, string> | undefined): Promise<Record<string, string>> {
+    const authorization = this.options.authorize ? await this.options.authorize() : undefined;
+    if (!headers && !authorization) return this.headers;
+    return { ...this.headers, ...authorization, ...headers, ...this.config.headers };
   }
 
   /**
@@ -72,7 +83,7 @@ export class UpstreamClient {
    * no body stream (see collect-response.ts). Failures are thrown as by `postJson` and `readJson`.
    */
   async exchangeJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<Record<string, unknown>> {
-    const base = headers ? { ...this.headers, ...headers, ...this.config.headers } : this.headers;
+    const base = await this.callHeaders(headers);
     let reply: Awaited<ReturnType<typeof collectResponse>>;
     try {
       reply = await collectResponse(
