@@ -9,9 +9,13 @@ export function vertexBaseUrl(location: string): string {
   return location === 'global' ? 'https://aiplatform.googleapis.com' : `https://${location}-aiplatform.googleapis.com`;
 }
 
-/** `/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/<model>:<method>`. */
+/**
+ * `/v1/projects/<project>/locations/<location>/publishers/<publisher>/models/<model>:<method>`. The `@` of
+ * versioned Claude IDs (`claude-sonnet-4-5@20250929`) stays as Google's own samples write it.
+ */
 export function vertexModelPath(project: string, location: string, publisher: 'google' | 'anthropic', model: string, method: string): string {
-  return `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers/${publisher}/models/${encodeURIComponent(model)}:${method}`;
+  const modelSegment = encodeURIComponent(model).replaceAll('%40', '@');
+  return `/v1/projects/${encodeURIComponent(project)}/locations/${encodeURIComponent(location)}/publishers/${publisher}/models/${modelSegment}:${method}`;
 }
 
 /**
