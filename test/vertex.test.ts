@@ -130,6 +130,17 @@ describe('Gemini on Vertex', () => {
     assert.deepEqual(body.contents, [{ role: 'user', parts: [{ text: 'How many r in strawberry?' }] }]);
   });
 
+  test('a Gemini body naming its model is forwarded without it (Vertex has no such field)', async () => {
+    vertex.upstream.enqueue({ fixture: 'gemini/non-stream-text.json', protocol: 'gemini' });
+    const response = await fetch(`${gateway.origin}/v1beta/models/gemini-on-vertex:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': gateway.apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'models/gemini-on-vertex', contents: [{ role: 'user', parts: [{ text: 'Hi' }] }] }),
+    });
+    assert.equal(response.status, 200, await response.clone().text());
+    assert.equal((lastCall().json as Body).model, undefined);
+  });
+
   test('@google/genai generateContentStream is passed through to :streamGenerateContent?alt=sse', async () => {
     vertex.upstream.enqueue({ fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini' });
     const chunks = [];
