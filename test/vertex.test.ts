@@ -11,6 +11,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
+import { holdsSecret } from './helpers/exposure.js';
 import { startFakeVertex, type FakeVertex } from './helpers/fake-vertex.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 import { fixtureChunks, fixtureJson } from './helpers/upstream-fixtures.js';
@@ -53,10 +54,13 @@ before(async () => {
     ],
     routing: { max_attempts: 1, backoff_ms: 0, max_backoff_ms: 0, failures_before_cooldown: 100 },
   });
+  // The after-suite scan then proves no key line and no access token reaches a client or a log.
+  for (const file of [keyFile, foreignKeyFile]) holdsSecret(...((JSON.parse(await readFile(file, 'utf8')) as Body).private_key as string).split('\n').filter((line) => /^[A-Za-z0-9+/=]{64}$/.test(line)));
   gateway = await startGateway({ config });
   openai = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
 });
 after(async () => {
+  holdsSecret(...vertex.grantedTokens);
   await gateway.close();
   await vertex.close();
   await rm(dir, { recursive: true, force: true });
