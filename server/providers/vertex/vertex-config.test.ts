@@ -42,7 +42,7 @@ describe('Vertex config', () => {
     const parsed = configSchema.safeParse({ providers: [{ id: 'a', type: 'openai', location: 'us-central1' }, { id: 'v', type: 'vertex', api_key: 'k' }] });
     assert.equal(parsed.success, false);
     const messages = parsed.error!.issues.map((issue) => issue.message);
-    assert.ok(messages.includes('location needs a vertex provider'), messages.join('; '));
+    assert.ok(messages.includes('location is for vertex providers only'), messages.join('; '));
     assert.ok(messages.some((message) => message.startsWith('vertex authenticates with a service account')), messages.join('; '));
     assert.equal(configSchema.safeParse({ providers: [{ id: 'v', type: 'vertex', location: 'US Central' }] }).success, false);
   });
