@@ -76,6 +76,17 @@ describe('readEventStream', () => {
     await assert.rejects(read(pieces(bytes.subarray(0, bytes.length - 3), [])), (error: unknown) => error instanceof GatewayError && /malformed/.test(error.message));
   });
 
+  it('refuses a message whose declared length is absurd before anything allocates it, wherever the prefix is cut', async () => {
+    const garbage = Buffer.from([0xff, 0xff, 0xff, 0xf0, 0, 0, 0, 0, 1, 2, 3, 4]);
+    for (const cuts of [[], [2], [1, 3]]) {
+      await assert.rejects(read(pieces(Buffer.concat([frames[0]!, garbage]), cuts.map((cut) => frames[0]!.length + cut))), (error: unknown) => {
+        assert.ok(error instanceof GatewayError);
+        assert.match(error.message, /sent an event stream message of 4294967280 bytes \(at most 16777216 are accepted\)/);
+        return true;
+      });
+    }
+  });
+
   it('closes the source when the reader stops early, so the socket is released', async () => {
     let closed = false;
     async function* source(): AsyncGenerator<Uint8Array> {
