@@ -78,7 +78,8 @@ function build(operation: Operation, c: Change): Built {
         ...base,
         label: `path ${parameter.name} = ${JSON.stringify(c.value).slice(0, 60)} (${c.placement})`,
         path: path + query,
-        expected: { verdict: refuse ? 'refuse' : 'either', family: rerouted ? 'any' : valid.family, operation },
+        // A rerouted request is answered by whatever route (or 404) it lands on, so not by this operation's schemas.
+        expected: { verdict: refuse ? 'refuse' : 'either', family: rerouted ? 'any' : valid.family, operation: rerouted ? undefined : operation },
       };
     }
     case 'query': {
