@@ -120,6 +120,13 @@ function assertAlive(gateway: GatewayProcess) {
   assert.doesNotMatch(gateway.output(), /Unhandled 'error' event|uncaughtException/);
 }
 
+/** Lets the load run on 1.5 s past the outage, so requests after recovery are in it too, then stops it. */
+async function finishLoad(stop: { now: boolean }, load: { done: Promise<unknown> }): Promise<void> {
+  await sleep(1_500);
+  stop.now = true;
+  await load.done;
+}
+
 /** A request that needs the store, with its answer's status, retry-after, body and how long it took. */
 async function probe(url: string, init: RequestInit) {
   const started = Date.now();
@@ -167,9 +174,7 @@ describe('PostgreSQL outage under load (a gateway process behind a proxy to Post
       proxy.restore();
     }
     const restoredAt = Date.now();
-    await sleep(1_500);
-    stop.now = true;
-    await load.done;
+    await finishLoad(stop, load);
 
     assertAlive(gateway);
     const [openai, anthropic, gemini, adminCall, storedRead] = probes;
@@ -226,9 +231,7 @@ describe('PostgreSQL outage under load (a gateway process behind a proxy to Post
       proxy.restore();
     }
     const restoredAt = Date.now();
-    await sleep(1_500);
-    stop.now = true;
-    await load.done;
+    await finishLoad(stop, load);
 
     assertAlive(gateway);
     assert.deepEqual(load.failures, []);
