@@ -49,7 +49,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
       res.json({ status: 'ok' });
     },
     getOpenApiSpec: await createOpenApiSpecHandler(),
-    createChatCompletion: createChatCompletionHandler(deps.registry, deps.router),
+    createChatCompletion: createChatCompletionHandler(deps),
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),
     ...createKeyHandlers(deps.keys, deps.accounts, deps.authenticator),
@@ -67,7 +67,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     createImage: createImageHandler(deps.images),
     createImageEdit: createImageEditHandler(deps.images),
     getImageFile: createGetImageFileHandler(deps.images.storage),
-    createMessage: createMessageHandler(deps.registry, deps.router),
+    createMessage: createMessageHandler(deps),
     countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
     // One handler per Gemini action serves it under both API versions and both ways of naming the model.
     ...geminiActionHandlers(createGenerateContentHandler(deps), createStreamGenerateContentHandler(deps), createGeminiCountTokensHandler(deps.registry, deps.router)),

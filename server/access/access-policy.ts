@@ -3,7 +3,8 @@ import type { ContentPart, ModelRequest } from '../core/types.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { Permissions } from './access-types.js';
 import { matchesModelPattern } from './model-pattern.js';
-import { scanWireBody, type ScannedProtocol } from './wire-scan/wire-scan.js';
+import type { WireProtocol } from '../core/wire-protocol.js';
+import { scanWireBody } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -76,7 +77,7 @@ export class AccessPolicy {
    * capability a field asks for must be allowed, and no output cap or reasoning budget may be above the
    * ceiling. Chat and streaming are what every model request is, so they are governed by the model list.
    */
-  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: ScannedProtocol; body: unknown } }): void {
+  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown } }): void {
     const { params } = options;
     // The wire names the exact field at fault, so it speaks first.
     if (this.narrowsRequests()) this.assertWireBody(options.wire.protocol, options.wire.body);
@@ -87,7 +88,7 @@ export class AccessPolicy {
     if (request.maxOutputTokens !== undefined) this.assertAtMost('max_output_tokens', request.maxOutputTokens, params.maxOutputTokens);
   }
 
-  private assertWireBody(protocol: ScannedProtocol, body: unknown): void {
+  private assertWireBody(protocol: WireProtocol, body: unknown): void {
     const scan = scanWireBody(protocol, body);
     const [unknown] = scan.unknown;
     if (unknown !== undefined) {

@@ -1,5 +1,6 @@
 import { toGatewayError } from './to-gateway-error.js';
 import type { GatewayError } from '../core/gateway-error.js';
+import type { StreamFrame } from '../core/stream-frame.js';
 
 /** Where a streamed answer goes: an SSE writer, or Gemini's streamed JSON array. */
 export interface StreamSink {
@@ -8,11 +9,6 @@ export interface StreamSink {
   end(): void;
 }
 
-/** One frame of a streamed answer: its data (an object to encode, or text sent as it is) and its SSE event name. */
-export interface StreamFrame {
-  data: unknown;
-  event?: string;
-}
 
 export interface StreamProtocol<Item> {
   /** The frame an item goes out as; it may act on the item first (store a finished response, meter an image). */

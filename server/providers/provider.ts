@@ -1,6 +1,7 @@
 import type { ProviderType } from '../config/config-schema.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../core/image-types.js';
 import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
+import type { WireProtocol } from '../core/wire-protocol.js';
 
 /** What a provider needs to know per call beyond the request itself. */
 export interface CallContext {
@@ -22,14 +23,11 @@ export interface Provider {
   /** The provider's `id` in the config. */
   readonly id: string;
   stream(request: ModelRequest, context: CallContext): AsyncIterable<StreamEvent>;
-  /** Present on providers that speak Chat Completions upstream: used when the client speaks it too. */
-  readonly chatPassThrough?: ChatPassThrough;
-  /** Present on providers configured `api: responses`: used when the client speaks the Responses API. */
-  readonly responsesPassThrough?: ResponsesPassThrough;
-  /** Present on providers that speak Anthropic Messages upstream: used when the client speaks it too. */
-  readonly messagesPassThrough?: MessagesPassThrough;
-  /** Present on providers that speak Gemini generateContent upstream: used when the client speaks it too. */
-  readonly geminiPassThrough?: GeminiPassThrough;
+  /**
+   * How the provider forwards a client's body untouched but for the model, the auth and its quirks, per
+   * protocol it speaks upstream: used when the client speaks that protocol too (core/model-call.ts).
+   */
+  readonly passThroughs?: Partial<Record<WireProtocol, PassThrough>>;
   /**
    * The upstream's own count of the request's input tokens, where it has a counting endpoint (Anthropic's
    * `count_tokens`, Gemini's `countTokens`). Without it the gateway estimates (core/count-input-tokens.ts).
@@ -62,97 +60,39 @@ export interface ImageStreamingProvider {
   edit(request: ImageEditRequest, context: CallContext): AsyncIterable<ImageStreamEvent>;
 }
 
-/**
- * Forwards a Chat Completions body with the least rewriting (model name, auth, provider quirks) and hands
- * back the upstream's answer as it arrives.
- */
-export interface ChatPassThrough {
-  forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedChat>;
+/** What a pass-through needs per call beyond the body. */
+export interface PassThroughCall extends CallContext {
+  /** Whether the client asked for a stream; Gemini says it in the path, the others in the body too. */
+  stream: boolean;
+  /** Headers of the client's request that go on as they came (Anthropic's `anthropic-beta`). */
+  headers?: Record<string, string>;
 }
 
-export type ForwardedChat =
+/**
+ * Forwards a client's body in its own protocol with the least rewriting and hands back the upstream's
+ * answer as it arrives. Throws (a GatewayError with `upstream` set) before anything is handed back when
+ * the upstream refuses, so the router can still retry or fall back.
+ */
+export interface PassThrough {
+  forward(body: Record<string, unknown>, call: PassThroughCall): Promise<Forwarded>;
+}
+
+export type Forwarded =
   | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
   | {
       kind: 'stream';
-      /** Each SSE `data:` payload as the upstream sent it, `[DONE]` included; never re-serialized. */
-      frames: AsyncIterable<string>;
+      /** Every frame as the upstream sent it, never re-serialized. */
+      frames: AsyncIterable<ForwardedFrame>;
       /** The usage read from the stream so far (complete once `frames` is done). */
       usage(): Usage | undefined;
       /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
       deliveredSinceUsage(): number;
     };
 
-/** Forwards a Responses API body to the upstream's own `/responses`, model name and auth rewritten only. */
-export interface ResponsesPassThrough {
-  forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedResponses>;
-}
-
-export type ForwardedResponses =
-  | { kind: 'json'; body: Record<string, unknown> }
-  | {
-      kind: 'stream';
-      events: AsyncIterable<ForwardedResponseEvent>;
-      /** Characters of generated content the consumer has sent on so far (counted as core/tally-stream.ts says). */
-      deliveredCharacters(): number;
-    };
-
-/** One upstream Responses stream event, as the upstream sent it. */
-export interface ForwardedResponseEvent {
-  type: string;
-  /** The `data:` payload, never re-serialized by the provider. */
+/** One upstream stream frame: its SSE `data:` payload as sent, and its `event:` name where the protocol names events. */
+export interface ForwardedFrame {
   data: string;
-  /** Parsed only for events that carry the whole response (`response.*` lifecycle) and `error`. */
+  event?: string;
+  /** The data parsed, where the provider read it whole (Responses lifecycle events and `error`). */
   payload?: Record<string, unknown>;
 }
-
-/**
- * Forwards an Anthropic Messages body with only the model name, the auth and `anthropic-beta` rewritten,
- * and hands back the upstream's answer as it arrives.
- */
-export interface MessagesPassThrough {
-  forward(body: Record<string, unknown>, context: MessagesCallContext): Promise<ForwardedMessages>;
-}
-
-export interface MessagesCallContext extends CallContext {
-  /** The client's `anthropic-beta` header, sent on as it came. */
-  anthropicBeta?: string;
-}
-
-export type ForwardedMessages =
-  | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
-  | {
-      kind: 'stream';
-      /** Every event as the upstream sent it, `message_start` to `message_stop`. */
-      events: AsyncIterable<ForwardedMessageEvent>;
-      /** The usage read from the stream so far (complete once `events` is done). */
-      usage(): Usage | undefined;
-      /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
-      deliveredSinceUsage(): number;
-    };
-
-/** One upstream Messages stream event: its `event:` name and its `data:` payload, never re-serialized. */
-export interface ForwardedMessageEvent {
-  type: string;
-  data: string;
-}
-
-/**
- * Forwards a Gemini generateContent body with only the model path and the auth rewritten, to
- * `:streamGenerateContent?alt=sse` when the client streams (in either of Gemini's stream forms) and to
- * `:generateContent` when it does not, and hands back the upstream's answer as it arrives.
- */
-export interface GeminiPassThrough {
-  forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini>;
-}
-
-export type ForwardedGemini =
-  | { kind: 'json'; body: Record<string, unknown>; usage?: Usage }
-  | {
-      kind: 'stream';
-      /** Each SSE `data:` payload (one GenerateContentResponse) as the upstream sent it, never re-serialized. */
-      frames: AsyncIterable<string>;
-      /** The usage read from the stream so far (complete once `frames` is done). */
-      usage(): Usage | undefined;
-      /** Characters of generated content sent on since the latest usage report (core/tally-stream.ts). */
-      deliveredSinceUsage(): number;
-    };

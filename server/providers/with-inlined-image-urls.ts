@@ -1,9 +1,10 @@
 import type { OutboundConfig, ProviderConfig } from '../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../core/types.js';
+import type { WireProtocol } from '../core/wire-protocol.js';
 import { ImageInliner } from '../outbound/image-inliner.js';
 import { rewriteRequestImageUrls } from '../outbound/rewrite-request-image-urls.js';
 import { rewriteChatImageUrls, rewriteResponsesImageUrls } from './openai/rewrite-wire-image-urls.js';
-import type { CallContext, Provider } from './provider.js';
+import type { CallContext, PassThrough, Provider } from './provider.js';
 
 /**
  * Whether a provider wants images inline rather than by URL: `inline_image_urls`, by default on for
@@ -32,24 +33,27 @@ export function inlinesImageUrls(config: ProviderConfig): boolean {
  */
 export function withInlinedImageUrls(provider: Provider, outbound: OutboundConfig): Provider {
   const inliner = new ImageInliner(outbound);
-  const { chatPassThrough, responsesPassThrough } = provider;
+  const passThroughs = Object.entries(provider.passThroughs ?? {}).map(([protocol, passThrough]) => {
+    const rewrite = wireImageUrlRewriters[protocol as WireProtocol];
+    const inlined: PassThrough = rewrite
+      ? { forward: async (body, call) => passThrough.forward(await inliner.inline(body, rewrite, call.signal), call) }
+      : passThrough;
+    return [protocol, inlined];
+  });
   return {
     ...provider,
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       yield* provider.stream(await inliner.inline(request, rewriteRequestImageUrls, context.signal), context);
     },
-    ...(chatPassThrough && {
-      chatPassThrough: {
-        forward: async (body, context) => chatPassThrough.forward(await inliner.inline(body, rewriteChatImageUrls, context.signal), context),
-      },
-    }),
-    ...(responsesPassThrough && {
-      responsesPassThrough: {
-        forward: async (body, context) => responsesPassThrough.forward(await inliner.inline(body, rewriteResponsesImageUrls, context.signal), context),
-      },
-    }),
+    ...(provider.passThroughs && { passThroughs: Object.fromEntries(passThroughs) }),
     async close() {
       await Promise.all([provider.close?.(), inliner.close()]);
     },
   };
 }
+
+/** The image URL rewriters of the wire protocols an inlining provider can forward (the OpenAI family's). */
+const wireImageUrlRewriters: Partial<Record<WireProtocol, typeof rewriteChatImageUrls>> = {
+  'openai-chat': rewriteChatImageUrls,
+  'openai-responses': rewriteResponsesImageUrls,
+};

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type ScannedProtocol, scanWireBody } from './wire-scan.js';
+import type { WireProtocol } from '../../core/wire-protocol.js';
+import { scanWireBody } from './wire-scan.js';
 
-const protocols: ScannedProtocol[] = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini'];
+const protocols: WireProtocol[] = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini'];
 
 describe('scanWireBody', () => {
   it('finds nothing in a body that is not an object', () => {

@@ -1,10 +1,10 @@
+import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { ModelCapability } from '../../config/config-schema.js';
 import { scanAnthropicMessages } from './scan-anthropic-messages.js';
 import { scanGemini } from './scan-gemini.js';
 import { scanOpenAIChat } from './scan-openai-chat.js';
 import { scanOpenAIResponses } from './scan-openai-responses.js';
 
-export type ScannedProtocol = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
 
 /** A field of the body that asks for a capability, named as the client wrote it: `tools[2].type`, `messages[1].content[0].content[1]`, `generation_config.response_modalities`. */
 export interface CapabilityUse {
@@ -26,7 +26,7 @@ export interface WireScan {
   outputTokens: OutputTokenAsk[];
 }
 
-const scanners: Record<ScannedProtocol, (body: Record<string, unknown>, scan: WireScan) => void> = {
+const scanners: Record<WireProtocol, (body: Record<string, unknown>, scan: WireScan) => void> = {
   'openai-chat': scanOpenAIChat,
   'openai-responses': scanOpenAIResponses,
   'anthropic-messages': scanAnthropicMessages,
@@ -43,7 +43,7 @@ const scanners: Record<ScannedProtocol, (body: Record<string, unknown>, scan: Wi
  * const scan = scanWireBody('anthropic-messages', { model: 'm', max_tokens: 64, messages: [], mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] });
  * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
  */
-export function scanWireBody(protocol: ScannedProtocol, body: unknown): WireScan {
+export function scanWireBody(protocol: WireProtocol, body: unknown): WireScan {
   const scan: WireScan = { uses: [], unknown: [], outputTokens: [] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
   return scan;

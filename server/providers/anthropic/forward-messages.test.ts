@@ -4,7 +4,7 @@ import { startFakeUpstream, type FakeUpstream } from '../../../test/helpers/fake
 import { fixtureJson, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { ForwardedMessageEvent, ForwardedMessages } from '../provider.js';
+import type { Forwarded, ForwardedFrame } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { countAnthropicTokens } from './count-tokens.js';
 import { createMessagesPassThrough } from './forward-messages.js';
@@ -30,12 +30,12 @@ after(async () => {
 
 const context = { upstreamModel: 'claude-sonnet-4-5', signal: new AbortController().signal };
 const forward = (body: Record<string, unknown>, beta?: string) =>
-  createMessagesPassThrough(client, 'claude').forward(body, { ...context, ...(beta ? { anthropicBeta: beta } : {}) });
+  createMessagesPassThrough(client, 'claude').forward(body, { ...context, stream: body.stream === true, ...(beta ? { headers: { 'anthropic-beta': beta } } : {}) });
 
-async function eventsOf(forwarded: ForwardedMessages): Promise<ForwardedMessageEvent[]> {
+async function eventsOf(forwarded: Forwarded): Promise<ForwardedFrame[]> {
   assert.equal(forwarded.kind, 'stream');
-  const events: ForwardedMessageEvent[] = [];
-  if (forwarded.kind === 'stream') for await (const event of forwarded.events) events.push(event);
+  const events: ForwardedFrame[] = [];
+  if (forwarded.kind === 'stream') for await (const frame of forwarded.frames) events.push(frame);
   return events;
 }
 
@@ -75,7 +75,7 @@ describe('createMessagesPassThrough', () => {
     const events = await eventsOf(forwarded);
     const recorded = fixtureSseEvents('anthropic-messages/stream-thinking.chunks.txt', 'anthropic-messages');
     assert.deepEqual(
-      events.map(({ type, data }) => ({ type, data })),
+      events.map(({ event, data }) => ({ type: event, data })),
       recorded.map(({ event, data }) => ({ type: event, data })),
     );
     assert.ok(forwarded.kind === 'stream');
@@ -98,7 +98,7 @@ describe('createMessagesPassThrough', () => {
     const error = { event: 'error', data: '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' };
     upstream.enqueue({ sse: [start!, block!, delta!, error] });
     const events = await eventsOf(await forward({ model: 'x', max_tokens: 10, messages: [], stream: true }));
-    assert.deepEqual(events.map((event) => event.type), ['message_start', 'content_block_start', 'content_block_delta', 'error']);
+    assert.deepEqual(events.map((event) => event.event), ['message_start', 'content_block_start', 'content_block_delta', 'error']);
     assert.equal(events.at(-1)!.data, error.data);
   });
 

@@ -1,6 +1,6 @@
 import { messagesEventCharacters } from '../../core/generated-characters.js';
 import { StreamTally } from '../../core/tally-stream.js';
-import type { ForwardedMessageEvent, ForwardedMessages, MessagesCallContext, MessagesPassThrough } from '../provider.js';
+import type { Forwarded, ForwardedFrame, PassThrough, PassThroughCall } from '../provider.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { readSse, type SseEvent } from '../upstream/read-sse.js';
@@ -32,25 +32,25 @@ const anthropicApiRoute: MessagesRoute = {
  * parsed.
  *
  * @example
- * const forwarded = await createMessagesPassThrough(client, 'anthropic').forward(body, { upstreamModel, signal, anthropicBeta });
- * if (forwarded.kind === 'stream') for await (const { type, data } of forwarded.events) await sse.send(data, type);
+ * const forwarded = await createMessagesPassThrough(client, 'anthropic').forward(body, { upstreamModel, signal, stream: true, headers });
+ * if (forwarded.kind === 'stream') for await (const { event, data } of forwarded.frames) await sse.send(data, event);
  */
-export function createMessagesPassThrough(client: UpstreamClient, providerId: string, route: MessagesRoute = anthropicApiRoute): MessagesPassThrough {
+export function createMessagesPassThrough(client: UpstreamClient, providerId: string, route: MessagesRoute = anthropicApiRoute): PassThrough {
   return {
-    async forward(body: Record<string, unknown>, context: MessagesCallContext): Promise<ForwardedMessages> {
-      const headers = context.anthropicBeta ? { 'anthropic-beta': context.anthropicBeta } : undefined;
+    async forward(body: Record<string, unknown>, context: PassThroughCall): Promise<Forwarded> {
+      const { headers } = context;
       const upstreamBody = route.body(body, context.upstreamModel);
-      const path = route.path(context.upstreamModel, body.stream === true);
+      const path = route.path(context.upstreamModel, context.stream);
       const tally = emptyUsageTally();
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      if (body.stream !== true) {
+      if (!context.stream) {
         const json = await client.exchangeJson(path, upstreamBody, context.signal, headers);
         readAnthropicUsage(tally, asRecord(json.usage) as AnthropicUsage | undefined);
         return { kind: 'json', body: json, usage: toGatewayUsage(tally) };
       }
       const reply = await client.postJson(path, upstreamBody, context.signal, headers);
       const streamed = new StreamTally();
-      const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, {
+      const frames = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, {
         // Anthropic reports in parts (the prompt at the start, the output at the end): the tally adds them up.
         onUsage: (usage) => {
           readAnthropicUsage(tally, usage);
@@ -58,7 +58,7 @@ export function createMessagesPassThrough(client: UpstreamClient, providerId: st
         },
         onDelivered: (characters) => streamed.deliver(characters),
       });
-      return { kind: 'stream', events, usage: () => streamed.usage(), deliveredSinceUsage: () => streamed.deliveredSinceUsage() };
+      return { kind: 'stream', frames, usage: () => streamed.usage(), deliveredSinceUsage: () => streamed.deliveredSinceUsage() };
     },
   };
 }
@@ -71,11 +71,11 @@ async function* forwardEvents(
   sse: AsyncIterable<SseEvent>,
   providerId: string,
   tally: { onUsage(usage: AnthropicUsage | undefined): void; onDelivered(characters: number): void },
-): AsyncGenerator<ForwardedMessageEvent> {
+): AsyncGenerator<ForwardedFrame> {
   const refusal = ({ type, payload }: NamedEvent) => (type === 'error' ? anthropicStreamError(payload, providerId) : undefined);
   for await (const event of holdPreamble(withUsageRead(namedEvents(sse, providerId), tally.onUsage), preambleEvents, refusal)) {
     const characters = messagesEventCharacters(event.payload);
-    yield event;
+    yield { event: event.type, data: event.data };
     // Counted once the consumer is back for more, i.e. has sent this event on (core/tally-stream.ts).
     tally.onDelivered(characters);
     // After an error Anthropic sends nothing more; the client has the upstream's own words.

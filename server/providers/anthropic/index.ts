@@ -37,7 +37,7 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
     type: 'anthropic',
     id: config.id,
     close: () => client.close(),
-    messagesPassThrough: createMessagesPassThrough(client, config.id),
+    passThroughs: { 'anthropic-messages': createMessagesPassThrough(client, config.id) },
     countTokens: (request, context) => countAnthropicTokens(client, config.id, request, context),
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       const body = convertRequestToAnthropic(request, context.upstreamModel);

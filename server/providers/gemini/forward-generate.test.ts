@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureChunks, fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
-import type { GeminiPassThrough } from '../provider.js';
+import type { ForwardedFrame, PassThrough } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { createGeminiPassThrough } from './forward-generate.js';
 import { readGeminiError } from './read-error.js';
@@ -29,13 +29,13 @@ const sse = (lines: string[]) => (response: ServerResponse) => {
 };
 
 let client: UpstreamClient;
-let passThrough: GeminiPassThrough;
+let passThrough: PassThrough;
 const context = () => ({ upstreamModel: 'gemini-3-pro-preview', signal: new AbortController().signal });
 
-async function collect(frames: AsyncIterable<string>): Promise<{ frames: string[]; error?: unknown }> {
+async function collect(frames: AsyncIterable<ForwardedFrame>): Promise<{ frames: string[]; error?: unknown }> {
   const out: string[] = [];
   try {
-    for await (const frame of frames) out.push(frame);
+    for await (const { data } of frames) out.push(data);
   } catch (error) {
     return { frames: out, error };
   }
@@ -60,7 +60,7 @@ describe('createGeminiPassThrough', () => {
     const lines = fixtureChunks('gemini/stream-text.chunks.txt');
     answer = sse(lines);
     const body = { contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], safetySettings: [{ category: 'X', threshold: 'OFF' }], unknownField: 1 };
-    const forwarded = await passThrough.forward(body, { stream: true }, context());
+    const forwarded = await passThrough.forward(body, { ...context(), stream: true });
     assert.equal(forwarded.kind, 'stream');
     if (forwarded.kind !== 'stream') return;
     const { frames, error } = await collect(forwarded.frames);
@@ -78,7 +78,7 @@ describe('createGeminiPassThrough', () => {
       response.writeHead(200, { 'content-type': 'application/json' });
       response.end(JSON.stringify(fixtureJson('gemini/non-stream-function-call.json')));
     };
-    const forwarded = await passThrough.forward({ model: 'models/gateway-id', contents: [] }, { stream: false }, context());
+    const forwarded = await passThrough.forward({ model: 'models/gateway-id', contents: [] }, { ...context(), stream: false });
     assert.equal(forwarded.kind, 'json');
     if (forwarded.kind !== 'json') return;
     assert.deepEqual(forwarded.body, fixtureJson('gemini/non-stream-function-call.json'));
@@ -89,7 +89,7 @@ describe('createGeminiPassThrough', () => {
 
   it('throws an error chunk that comes first, so the router can retry', async () => {
     answer = sse(['{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}']);
-    const forwarded = await passThrough.forward({ contents: [] }, { stream: true }, context());
+    const forwarded = await passThrough.forward({ contents: [] }, { ...context(), stream: true });
     if (forwarded.kind !== 'stream') throw new Error('expected a stream');
     const { frames, error } = await collect(forwarded.frames);
     assert.deepEqual(frames, []);
@@ -101,13 +101,13 @@ describe('createGeminiPassThrough', () => {
     const [first] = fixtureChunks('gemini/stream-text.chunks.txt');
     const failure = '{"error":{"code":500,"message":"Internal error","status":"INTERNAL"}}';
     answer = sse([first!, failure]);
-    let forwarded = await passThrough.forward({ contents: [] }, { stream: true }, context());
+    let forwarded = await passThrough.forward({ contents: [] }, { ...context(), stream: true });
     if (forwarded.kind !== 'stream') throw new Error('expected a stream');
     let result = await collect(forwarded.frames);
     assert.deepEqual(result, { frames: [first, failure] });
 
     answer = sse([first!]);
-    forwarded = await passThrough.forward({ contents: [] }, { stream: true }, context());
+    forwarded = await passThrough.forward({ contents: [] }, { ...context(), stream: true });
     if (forwarded.kind !== 'stream') throw new Error('expected a stream');
     result = await collect(forwarded.frames);
     assert.deepEqual(result.frames, [first]);

@@ -1,6 +1,6 @@
 import { geminiChunkCharacters } from '../../core/generated-characters.js';
 import { StreamTally } from '../../core/tally-stream.js';
-import type { CallContext, ForwardedGemini, GeminiPassThrough } from '../provider.js';
+import type { Forwarded, ForwardedFrame, PassThrough, PassThroughCall } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
@@ -35,16 +35,16 @@ const geminiApiRoute: GeminiRoute = {
  * an in-band error.
  *
  * @example
- * const forwarded = await createGeminiPassThrough(client, 'google').forward(body, { stream: true }, context);
- * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
+ * const forwarded = await createGeminiPassThrough(client, 'google').forward(body, { upstreamModel, signal, stream: true });
+ * if (forwarded.kind === 'stream') for await (const { data } of forwarded.frames) sse.send(data);
  */
-export function createGeminiPassThrough(client: UpstreamClient, providerId: string, route: GeminiRoute = geminiApiRoute): GeminiPassThrough {
+export function createGeminiPassThrough(client: UpstreamClient, providerId: string, route: GeminiRoute = geminiApiRoute): PassThrough {
   return {
-    async forward(body: Record<string, unknown>, options: { stream: boolean }, context: CallContext): Promise<ForwardedGemini> {
+    async forward(body: Record<string, unknown>, context: PassThroughCall): Promise<Forwarded> {
       const upstreamBody = route.body(body, context.upstreamModel);
-      const path = route.path(context.upstreamModel, options.stream ? 'streamGenerateContent' : 'generateContent');
+      const path = route.path(context.upstreamModel, context.stream ? 'streamGenerateContent' : 'generateContent');
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      if (!options.stream) {
+      if (!context.stream) {
         const json = await client.exchangeJson(path, upstreamBody, context.signal);
         const usage = asRecord(json.usageMetadata);
         return { kind: 'json', body: json, usage: usage ? readGeminiUsage(usage as GeminiUsageMetadata) : undefined };
@@ -70,7 +70,7 @@ async function* forwardFrames(
   events: AsyncIterable<{ data: string }>,
   providerId: string,
   tally: StreamTally,
-): AsyncGenerator<string> {
+): AsyncGenerator<ForwardedFrame> {
   let first = true;
   let finished = false;
   for await (const { data } of events) {
@@ -78,7 +78,7 @@ async function* forwardFrames(
     const chunk = jsonEvent(data, providerId);
     if (asRecord(chunk.error)) {
       if (first) throw geminiStreamFailure(providerId, chunk);
-      yield data;
+      yield { data };
       return;
     }
     first = false;
@@ -86,7 +86,7 @@ async function* forwardFrames(
     const candidate = Array.isArray(chunk.candidates) ? asRecord(chunk.candidates[0]) : undefined;
     if (typeof candidate?.finishReason === 'string' || asRecord(chunk.promptFeedback)?.blockReason !== undefined) finished = true;
     const characters = geminiChunkCharacters(chunk);
-    yield data;
+    yield { data };
     // Counted once the consumer is back for more, i.e. has sent this frame on; the chunk's usage covers
     // its own content, so it is taken after (core/tally-stream.ts).
     tally.deliver(characters);

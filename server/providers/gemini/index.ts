@@ -49,7 +49,7 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
       const reply = await client.postJson(geminiStreamPath(context.upstreamModel), body, context.signal);
       yield* convertGeminiStream(readSse(client.chunks(reply, context.signal)), config.id);
     },
-    geminiPassThrough: createGeminiPassThrough(client, config.id),
+    passThroughs: { gemini: createGeminiPassThrough(client, config.id) },
     images: createGeminiImages(client),
     /**
      * Counts the whole request (system instruction and tools included) through `generateContentRequest`,

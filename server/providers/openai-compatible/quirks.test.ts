@@ -61,7 +61,7 @@ describe('createOpenAICompatibleProvider', () => {
     try {
       assert.equal(provider.type, 'openai-compatible');
       assert.equal(provider.id, 'local');
-      assert.ok(provider.chatPassThrough);
+      assert.ok(provider.passThroughs?.['openai-chat']);
       const request = modelRequest([userSays('What is 1231 * 2331?')], { maxOutputTokens: 30 });
       const response = await collectStream(provider.stream(request, { upstreamModel: 'llama3.1', signal: new AbortController().signal }));
       assert.deepEqual(response.content, [{ type: 'tool_call', id: 'call_1EYWDzueHEp8OsB8jJSEp7WB', name: 'multiply', arguments: '{"a":1231,"b":2331}' }]);

@@ -6,7 +6,7 @@ import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureJson, fixtureSseEvents, toSseBody } from '../../../test/helpers/upstream-fixtures.js';
 import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.js';
-import type { ForwardedChat } from '../provider.js';
+import type { Forwarded } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { createChatPassThrough } from './forward-chat.js';
 import { readOpenAIError } from './read-error.js';
@@ -49,12 +49,12 @@ after(async () => {
 
 const context = { upstreamModel: 'gpt-4.1-nano', signal: new AbortController().signal };
 const forward = (body: Record<string, unknown>, quirks: ResolvedQuirks = resolveQuirks(undefined, 'openai')) =>
-  createChatPassThrough(client, 'fake', quirks).forward(body, context);
+  createChatPassThrough(client, 'fake', quirks).forward(body, { ...context, stream: body.stream === true });
 
-async function framesOf(forwarded: ForwardedChat): Promise<string[]> {
+async function framesOf(forwarded: Forwarded): Promise<string[]> {
   assert.equal(forwarded.kind, 'stream');
   const frames: string[] = [];
-  if (forwarded.kind === 'stream') for await (const frame of forwarded.frames) frames.push(frame);
+  if (forwarded.kind === 'stream') for await (const { data } of forwarded.frames) frames.push(data);
   return frames;
 }
 

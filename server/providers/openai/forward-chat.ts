@@ -2,7 +2,7 @@ import { chatChunkCharacters } from '../../core/generated-characters.js';
 import { StreamTally } from '../../core/tally-stream.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
-import type { CallContext, ChatPassThrough, ForwardedChat } from '../provider.js';
+import type { Forwarded, ForwardedFrame, PassThrough, PassThroughCall } from '../provider.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import { readSse } from '../upstream/read-sse.js';
@@ -20,14 +20,14 @@ import type { ChatWireUsage } from './wire-types.js';
  *
  * @example
  * const forwarded = await createChatPassThrough(client, 'openai', quirks).forward(body, context);
- * if (forwarded.kind === 'stream') for await (const data of forwarded.frames) sse.send(data);
+ * if (forwarded.kind === 'stream') for await (const { data } of forwarded.frames) sse.send(data);
  */
-export function createChatPassThrough(client: UpstreamClient, providerId: string, quirks: ResolvedQuirks, path: OpenAIPath = openAIPath): ChatPassThrough {
+export function createChatPassThrough(client: UpstreamClient, providerId: string, quirks: ResolvedQuirks, path: OpenAIPath = openAIPath): PassThrough {
   return {
-    async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedChat> {
+    async forward(body: Record<string, unknown>, context: PassThroughCall): Promise<Forwarded> {
       const url = path('/chat/completions', context.upstreamModel);
       const upstreamBody = applyQuirks({ ...body, model: context.upstreamModel }, quirks);
-      const stream = body.stream === true;
+      const { stream } = context;
       // Asked for by us so usage can be metered; the client sees the usage chunk only if it asked too.
       const clientWantsUsage = asRecord(body.stream_options)?.include_usage === true;
       if (stream && quirks.streamOptions) {
@@ -42,13 +42,13 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
       const reply = await client.postJson(url, upstreamBody, context.signal);
 
       const tally = new StreamTally();
-      async function* frames(): AsyncGenerator<string> {
+      async function* frames(): AsyncGenerator<ForwardedFrame> {
         let first = true;
         for await (const { data } of readSse(client.chunks(reply, context.signal))) {
           // An event without data carries nothing, and the SDK would fail to parse it.
           if (data === '') continue;
           if (data.trim() === '[DONE]') {
-            yield data;
+            yield { data };
             return;
           }
           const chunk = jsonEvent(data, providerId);
@@ -63,7 +63,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
           const usageOnly = chunkUsage !== undefined && (!Array.isArray(chunk.choices) || chunk.choices.length === 0);
           if (!(usageOnly && !clientWantsUsage)) {
             const characters = chatChunkCharacters(chunk);
-            yield data;
+            yield { data };
             // Counted once the consumer is back for more, i.e. has sent this frame on (core/tally-stream.ts).
             tally.deliver(characters);
           }

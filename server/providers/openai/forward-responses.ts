@@ -1,5 +1,6 @@
 import { responsesEventCharacters } from '../../core/generated-characters.js';
-import type { CallContext, ForwardedResponseEvent, ForwardedResponses, ResponsesPassThrough } from '../provider.js';
+import { StreamTally } from '../../core/tally-stream.js';
+import type { Forwarded, ForwardedFrame, PassThrough, PassThroughCall } from '../provider.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { holdPreamble, namedEvents, type NamedEvent } from '../upstream/named-events.js';
 import { asRecord } from '../upstream/parse-json.js';
@@ -7,6 +8,7 @@ import { readSse, type SseEvent } from '../upstream/read-sse.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { openAIPath, type OpenAIPath } from './paths.js';
 import { streamFailure } from './read-error.js';
+import { readResponsesUsage } from './read-responses-usage.js';
 
 /** Events that carry the whole response object; the gateway reads them to store the answer and its usage. */
 const lifecycleEvents = new Set(['response.created', 'response.queued', 'response.in_progress', 'response.completed', 'response.incomplete', 'response.failed']);
@@ -22,43 +24,51 @@ const finalEvents = new Set(['response.completed', 'response.incomplete', 'respo
  * @example
  * const forwarded = await createResponsesPassThrough(client, 'openai').forward(body, context);
  */
-export function createResponsesPassThrough(client: UpstreamClient, providerId: string, path: OpenAIPath = openAIPath): ResponsesPassThrough {
+export function createResponsesPassThrough(client: UpstreamClient, providerId: string, path: OpenAIPath = openAIPath): PassThrough {
   return {
-    async forward(body: Record<string, unknown>, context: CallContext): Promise<ForwardedResponses> {
+    async forward(body: Record<string, unknown>, context: PassThroughCall): Promise<Forwarded> {
       const url = path('/responses', context.upstreamModel);
       const upstreamBody = { ...body, model: context.upstreamModel };
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
-      if (body.stream !== true) return { kind: 'json', body: await client.exchangeJson(url, upstreamBody, context.signal) };
+      if (!context.stream) {
+        const json = await client.exchangeJson(url, upstreamBody, context.signal);
+        return { kind: 'json', body: json, usage: readResponsesUsage(json.usage) };
+      }
       const reply = await client.postJson(url, upstreamBody, context.signal);
-      let delivered = 0;
-      const events = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, (characters) => (delivered += characters));
-      return { kind: 'stream', events, deliveredCharacters: () => delivered };
+      const tally = new StreamTally();
+      const frames = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, tally);
+      return { kind: 'stream', frames, usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
     },
   };
 }
 
 /** The event as the upstream sent it, with its payload only where it carries the whole response (or is an `error`). */
-function forwardedEvent({ type, data, payload }: NamedEvent): ForwardedResponseEvent {
-  return lifecycleEvents.has(type) || type === 'error' ? { type, data, payload } : { type, data };
+function forwardedFrame({ type, data, payload }: NamedEvent): ForwardedFrame {
+  return lifecycleEvents.has(type) || type === 'error' ? { event: type, data, payload } : { event: type, data };
 }
 
 /** OpenAI reports a refused call (quota, overload) as `error` + `response.failed` after its opening events. */
-function refusal(event: ForwardedResponseEvent, providerId: string): Error | undefined {
-  if (event.type === 'error') return streamFailure(providerId, event.payload ?? {});
-  if (event.type === 'response.failed') return streamFailure(providerId, { error: asRecord(event.payload?.response)?.error });
+function refusal(event: NamedEvent, providerId: string): Error | undefined {
+  if (event.type === 'error') return streamFailure(providerId, event.payload);
+  if (event.type === 'response.failed') return streamFailure(providerId, { error: asRecord(event.payload.response)?.error });
   return undefined;
 }
 
-async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string, onDelivered: (characters: number) => void): AsyncGenerator<ForwardedResponseEvent> {
+async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string, tally: StreamTally): AsyncGenerator<ForwardedFrame> {
   let failed = false;
   const events = holdPreamble(namedEvents(sse, providerId), preambleEvents, (event) => refusal(event, providerId));
   for await (const event of events) {
     if (event.type === 'error') failed = true;
     const characters = responsesEventCharacters(event.type, event.payload);
-    yield forwardedEvent(event);
+    yield forwardedFrame(event);
     // Counted once the consumer is back for more, i.e. has sent this event on (core/tally-stream.ts).
-    onDelivered(characters);
-    if (finalEvents.has(event.type)) return;
+    tally.deliver(characters);
+    if (finalEvents.has(event.type)) {
+      // The usage comes whole with the final event, and no content follows it.
+      const usage = readResponsesUsage(asRecord(event.payload.response)?.usage);
+      if (usage) tally.report(usage);
+      return;
+    }
   }
   // The client has the upstream's own `error` event; a stream that just stops did not finish its answer.
   if (!failed) throw upstreamStreamEndedEarly(providerId);

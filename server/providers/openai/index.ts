@@ -64,8 +64,10 @@ export function createOpenAIProvider(
       const reply = await client.postJson(path('/chat/completions', context.upstreamModel), body, context.signal);
       yield* convertStream(readSse(client.chunks(reply, context.signal)), config.id);
     },
-    chatPassThrough: createChatPassThrough(client, config.id, quirks, path),
-    ...(config.api === 'responses' ? { responsesPassThrough: createResponsesPassThrough(client, config.id, path) } : {}),
+    passThroughs: {
+      'openai-chat': createChatPassThrough(client, config.id, quirks, path),
+      ...(config.api === 'responses' ? { 'openai-responses': createResponsesPassThrough(client, config.id, path) } : {}),
+    },
     images: {
       ...createOpenAIImages(client, path),
       // OpenAI streams partial images; servers that imitate it seldom do, so theirs are answered whole.

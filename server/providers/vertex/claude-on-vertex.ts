@@ -18,7 +18,7 @@ export function claudeOnVertex(client: UpstreamClient, id: string, project: stri
     type: 'vertex',
     id,
     close: () => client.close(),
-    messagesPassThrough: createMessagesPassThrough(client, id, route),
+    passThroughs: { 'anthropic-messages': createMessagesPassThrough(client, id, route) },
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       const body = route.body({ ...convertRequestToAnthropic(request, context.upstreamModel) }, context.upstreamModel);
       // Awaited before the first yield, so a refused call throws while the router can still retry.

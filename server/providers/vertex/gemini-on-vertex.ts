@@ -23,6 +23,6 @@ export function geminiOnVertex(client: UpstreamClient, id: string, project: stri
       const reply = await client.postJson(route.path(context.upstreamModel, 'streamGenerateContent'), body, context.signal);
       yield* convertGeminiStream(readSse(client.chunks(reply, context.signal)), id);
     },
-    geminiPassThrough: createGeminiPassThrough(client, id, route),
+    passThroughs: { gemini: createGeminiPassThrough(client, id, route) },
   };
 }

@@ -64,7 +64,7 @@ describe('Vertex config', () => {
     await writeFile(file, JSON.stringify({ type: 'service_account', client_email: 'a@b.iam.gserviceaccount.com', private_key: 'PEM' }));
     assert.throws(() => createVertexProvider(vertex({ credentials_file: file })), /no project/);
     const provider = createVertexProvider(vertex({ credentials_file: file, project: 'acme', publisher: 'anthropic' }));
-    assert.ok(provider.messagesPassThrough && !provider.geminiPassThrough);
+    assert.ok(provider.passThroughs?.['anthropic-messages'] && !provider.passThroughs.gemini);
     await provider.close?.();
   });
 });

@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/types.js';
-import { asRecord } from '../../providers/upstream/parse-json.js';
+import { asRecord } from '../upstream/parse-json.js';
 
 /** A Responses `usage` object (an upstream's, passed through) → internal usage, for the request log. */
 export function readResponsesUsage(usage: unknown): Usage | undefined {

@@ -1,0 +1,147 @@
+import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
+import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
+import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
+import { gateCapabilities } from './gate-capabilities.js';
+import type { GatewayError } from './gateway-error.js';
+import type { ModelRegistry } from './model-registry.js';
+import { prefetchFirstEvent } from './prefetch-first-event.js';
+import type { RouteTarget, Router } from './router.js';
+import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
+import type { StreamFrame } from './stream-frame.js';
+import { tallyStream } from './tally-stream.js';
+import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './types.js';
+import type { WireProtocol } from './wire-protocol.js';
+
+/**
+ * What a client protocol tells the model-call pipeline about one request: how to read it, how the
+ * upstream may take it, and how to answer in the protocol's own shapes. Each client-protocol folder
+ * builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
+ */
+export interface ModelCall {
+  protocol: WireProtocol;
+  /** The model ID the client named. */
+  model: string;
+  stream: boolean;
+  /** The client's body as it came, for the permissions' field-by-field scan. */
+  clientBody: unknown;
+  /** The body a pass-through forwards (the output cap set), before the features the model lacks come out. */
+  body: Record<string, unknown>;
+  /** Where each gated feature lives in the body, for errors and `x-gateway-dropped-params`. */
+  params: RequestParamNames & { stream: string };
+  /** The body fields each dropped feature takes with it. */
+  droppedFields: DroppedFeatureFields;
+  /**
+   * The request in the internal representation: `inspect` to check permissions and gate a pass-through,
+   * `translate` for an upstream of another protocol (which may refuse what only its own can take).
+   */
+  request(mode: 'inspect' | 'translate'): ModelRequest;
+  /** Runs once the model is known and before anything is checked: Responses reads its stored history here. */
+  prepare?(): Promise<void>;
+  /** Headers of the client's request a pass-through sends on. */
+  forwardHeaders?: Record<string, string>;
+  /** The body a pass-through to `target` sends, from the body without the dropped features. */
+  forwardBody?(body: Record<string, unknown>, target: RouteTarget): Record<string, unknown>;
+  /**
+   * The body fields a translation for `target` leaves behind beyond the capability gate (named in
+   * `x-gateway-dropped-params`); throws for those it may not leave behind.
+   */
+  untranslated?(target: RouteTarget): string[];
+  /** Renders an upstream answer of the client's own protocol: usually as it came. */
+  forwarded: AnswerRenderer<Record<string, unknown>, ForwardedFrame>;
+  /** Renders a translated answer in the client's protocol. */
+  translated: AnswerRenderer<ModelResponse, StreamEvent>;
+}
+
+/**
+ * How a stream goes out: server-sent events (named by each frame's `event` where it has one), the same
+ * with each frame's data kept to one line, or one JSON array written as it grows.
+ */
+export type StreamForm = 'sse' | 'sse-one-line' | 'json-array';
+
+/** How a client protocol writes one kind of answer: whole, or as a stream. */
+export interface AnswerRenderer<Whole, Item> {
+  /** The JSON body of a whole answer; it may act on it first (store a finished response). */
+  json(answer: Whole, target: RouteTarget): unknown;
+  stream(items: AsyncIterable<Item>, target: RouteTarget): RenderedStream;
+}
+
+export interface RenderedStream {
+  frames: AsyncIterable<StreamFrame>;
+  /**
+   * The frames that tell a failure once the headers have gone, in the protocol's in-band form. Without it
+   * a failure ends the stream, for streams whose frames already carry their failures.
+   */
+  errorFrames?(error: GatewayError): StreamFrame[];
+}
+
+/** An answer that has begun, in the client's protocol, of which the client has seen nothing yet. */
+export type StartedAnswer = {
+  target: RouteTarget;
+  /** Request fields left out because the model lacks the capability. */
+  droppedParams: string[];
+} & (
+  | { kind: 'json'; body: unknown; usage: Usage | undefined }
+  | (RenderedStream & {
+      kind: 'stream';
+      /** Known once the stream is done. */
+      usage(): Usage | undefined;
+      /** Characters of generated content sent on since the latest usage report (tally-stream.ts). */
+      deliveredSinceUsage(): number;
+    })
+);
+
+export interface ModelCallDependencies {
+  registry: ModelRegistry;
+  router: Router;
+}
+
+type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: Forwarded } | { translated: TranslatedAnswer });
+
+/**
+ * The one model-call flow of every client protocol: resolve the model, check the request against the
+ * caller's permissions, and route it; per attempt forward the body as it is (the upstream speaks the
+ * client's protocol) or translate it through the internal representation; resolve once the upstream's
+ * answer has begun (so failures until then are retried or fall back), rendered in the client's protocol.
+ *
+ * @example
+ * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), access, signal);
+ */
+export async function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
+  const model = deps.registry.resolve(call.model, access);
+  await call.prepare?.();
+  access.assertModelRequest(call.request('inspect'), { params: call.params, wire: { protocol: call.protocol, body: call.clientBody } });
+  const attempt = await deps.router.run(model, (target) => startAttempt(call, target, signal), signal, access);
+  return render(call, attempt);
+}
+
+async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {
+  const { stream, params } = call;
+  const passThrough = target.deployment.provider.passThroughs?.[call.protocol];
+  if (passThrough) {
+    const { dropped } = gateCapabilities(target.model, call.request('inspect'), { stream, params });
+    const { body, removed } = withoutDroppedParams(call.droppedFields, call.body, dropped);
+    const forwardBody = call.forwardBody ? call.forwardBody(body, target) : body;
+    const upstreamCall = { upstreamModel: target.deployment.upstreamModel, signal, stream, ...(call.forwardHeaders && { headers: call.forwardHeaders }) };
+    const forwarded = await passThrough.forward(forwardBody, upstreamCall);
+    if (forwarded.kind === 'stream') forwarded.frames = await prefetchFirstEvent(forwarded.frames);
+    return { target, droppedParams: removed, forwarded };
+  }
+  const untranslated = call.untranslated?.(target) ?? [];
+  const translated = await startTranslatedAnswer(target, call.request('translate'), { stream, signal, params });
+  return { target, droppedParams: [...droppedParamNames(call.droppedFields, call.body, translated.dropped), ...untranslated], translated };
+}
+
+async function render(call: ModelCall, attempt: Attempt): Promise<StartedAnswer> {
+  const { target, droppedParams } = attempt;
+  if ('forwarded' in attempt) {
+    const { forwarded } = attempt;
+    if (forwarded.kind === 'json') return { target, droppedParams, kind: 'json', body: await call.forwarded.json(forwarded.body, target), usage: forwarded.usage };
+    return { target, droppedParams, kind: 'stream', ...call.forwarded.stream(forwarded.frames, target), usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
+  }
+  const { translated } = attempt;
+  if (translated.kind === 'collected') {
+    return { target, droppedParams, kind: 'json', body: await call.translated.json(translated.response, target), usage: translated.response.usage };
+  }
+  const tallied = tallyStream(translated.events);
+  return { target, droppedParams, kind: 'stream', ...call.translated.stream(tallied.events, target), usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
+}

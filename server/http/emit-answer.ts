@@ -1,0 +1,26 @@
+import type { Response } from 'express';
+import type { StartedAnswer, StreamForm } from '../core/model-call.js';
+import { describeRoute } from './describe-route.js';
+import { openStreamSink } from './open-stream-sink.js';
+import type { RequestContext } from './request-context.js';
+import { sendStream } from './send-stream.js';
+
+/**
+ * Sends a begun model answer: the route headers, then the whole JSON body or the stream in the client
+ * protocol's form (see send-stream.ts for the loop, its backpressure and in-band errors). The context gets
+ * the usage, for metering and the request log, and while a stream runs what it has delivered so far.
+ */
+export async function emitAnswer(res: Response, context: RequestContext, answer: StartedAnswer, form: StreamForm = 'sse'): Promise<void> {
+  describeRoute(res, context, answer.target, answer.droppedParams);
+  if (answer.kind === 'json') {
+    context.usage = answer.usage;
+    res.json(answer.body);
+    return;
+  }
+  context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
+  await sendStream(openStreamSink(res, form), answer.frames, {
+    frameOf: (frame) => frame,
+    ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
+    finish: () => (context.usage = answer.usage()),
+  });
+}
