@@ -118,7 +118,7 @@ export function renderOperations(spec) {
   const routes = operations.map((op) => `  ${JSON.stringify(op)},`).join('\n');
   const handlers = operations.map((op) => `  ${op.operationId}: OperationHandler<'${op.operationId}'>;`).join('\n');
   return `import type { Request, Response } from 'express';
-import type { RequestContext } from '../server/http/request-context.js';
+import type { RequestContext } from '../server/core/request-context.js';
 import type { operations } from './api.js';
 
 export type OperationId = keyof operations;

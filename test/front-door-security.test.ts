@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { operationRoutes } from '../generated/operations.js';
 import { adminOnly } from '../server/access/admin-only.js';
 import { toPrincipal } from '../server/access/principal.js';
-import type { RequestContext } from '../server/http/request-context.js';
+import type { RequestContext } from '../server/core/request-context.js';
 import { adminApi } from './helpers/admin-api.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 

@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 
 type Handler = (req: never, res: never, context: RequestContext) => unknown;
 

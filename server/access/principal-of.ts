@@ -1,5 +1,5 @@
 import { GatewayError } from '../core/gateway-error.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 import type { Principal } from './principal.js';
 
 /** The key (and its account) that authenticated this request; a 401 for any other caller, the admin included. */

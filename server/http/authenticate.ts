@@ -3,7 +3,7 @@ import type { Credential } from '../../generated/operations.js';
 import type { KeyAuthenticator } from '../keys/key-authenticator.js';
 import { secretsEqual } from '../keys/key-secret.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../core/request-context.js';
 
 /**
  * Checks the caller's key before anything else is done for them (no body parsing, no validation detail

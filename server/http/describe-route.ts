@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { RouteTarget } from '../core/router.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 
 /**
  * Response headers that say how the gateway served a model request (see the spec's `GatewayModel`,

@@ -2,7 +2,7 @@ import type { Response } from 'express';
 import type { StartedAnswer, StreamForm } from '../core/model-call.js';
 import { describeRoute } from './describe-route.js';
 import { openStreamSink } from './open-stream-sink.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 import { sendStream } from './send-stream.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { renderErrorBody } from './render-error.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../core/request-context.js';
 import { statusForFamily } from './status-for-family.js';
 import { toGatewayError } from './to-gateway-error.js';
 

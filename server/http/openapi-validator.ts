@@ -6,7 +6,7 @@ import { operationRoutes, type OperationId } from '../../generated/operations.js
 import { projectRoot } from '../project-root.js';
 import { createBodyPrecheck } from './body-precheck.js';
 import { createFiniteQueryNumbers } from './finite-query-numbers.js';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../core/request-context.js';
 import { runMiddleware } from './run-middleware.js';
 
 const specPath = join(projectRoot, 'generated/openapi.json');

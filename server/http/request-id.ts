@@ -1,6 +1,6 @@
 import { randomString } from '../core/random-string.js';
 import type { RequestHandler } from 'express';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../core/request-context.js';
 
 const acceptable = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { contextOf } from './request-context.js';
+import { contextOf } from '../core/request-context.js';
 
 /**
  * One log line per finished request: method, path, status, duration, the key's ID (never its secret), and

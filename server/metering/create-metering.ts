@@ -5,7 +5,7 @@ import { principalOf } from '../access/principal-of.js';
 import type { ModelRegistry } from '../core/model-registry.js';
 import { defaultModelImages } from '../config/config-schema.js';
 import { GatewayError } from '../core/gateway-error.js';
-import { contextOf } from '../http/request-context.js';
+import { contextOf } from '../core/request-context.js';
 import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import { limitScopeKeyId } from '../store/key-store.js';

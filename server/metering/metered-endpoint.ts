@@ -1,5 +1,5 @@
 import type { Metering } from '../../generated/operations.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 
 /** What the ledger calls a request's protocol. */
 export type MeteredProtocol = Metering['ledgerProtocol'];

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { ModelRegistry } from '../core/model-registry.js';
 import type { Usage } from '../core/types.js';
-import type { RequestContext, StreamedSoFar } from '../http/request-context.js';
+import type { RequestContext, StreamedSoFar } from '../core/request-context.js';
 import { costOf } from '../usage/cost.js';
 import { estimatePromptTokens, estimateTokensOfCharacters } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';

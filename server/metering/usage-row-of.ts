@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal.js';
-import type { RequestContext } from '../http/request-context.js';
+import type { RequestContext } from '../core/request-context.js';
 import { newUsageRecordId, type UsageRecord } from '../usage/usage-record.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
 import type { Outcome } from './request-outcome.js';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { operationRoutes, type OperationHandlers, type OperationRoute } from '../../../generated/operations.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { attachRequestContext, contextOf, type RequestContext } from '../request-context.js';
+import { attachRequestContext, contextOf, type RequestContext } from '../../core/request-context.js';
 import { runMiddleware } from '../run-middleware.js';
 import { familyOfRequest } from './family-of-request.js';
 import type { OperationTable } from './operation-table.js';

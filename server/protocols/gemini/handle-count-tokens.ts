@@ -6,7 +6,7 @@ import { gateCapabilities } from '../../core/gate-capabilities.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Router } from '../../core/router.js';
 import { describeRoute } from '../../http/describe-route.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertGenerateRequest } from './convert-generate-request.js';
 import { droppedParamNames } from '../../core/dropped-params.js';

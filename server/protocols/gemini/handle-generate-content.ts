@@ -3,7 +3,7 @@ import { principalOf } from '../../access/principal-of.js';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
 import { emitAnswer } from '../../http/emit-answer.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { geminiCall } from './gemini-call.js';
 

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { describeRoute } from '../../http/describe-route.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';

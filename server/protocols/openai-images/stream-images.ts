@@ -5,7 +5,7 @@ import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStream
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import { describeRoute } from '../../http/describe-route.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { SseWriter } from '../../http/sse-writer.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';

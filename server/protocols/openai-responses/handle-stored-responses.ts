@@ -1,7 +1,7 @@
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { principalOf } from '../../access/principal-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { RequestContext } from '../../http/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
 import type { ResponseStore } from '../../store/response-store.js';
 import { listedInputItem } from './listed-input-item.js';
 import { paginateItems, readPageQuery } from './paginate-items.js';
