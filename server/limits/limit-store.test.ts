@@ -131,14 +131,15 @@ for (const [name, open] of testLimitStores) {
     });
 
     test('a long request keeps its slot past the short TTL because it is renewed, and frees it on settle', async () => {
-      // Real time: the renewals run on their own timers, a third of the 300 ms TTL apart.
-      const store = await fresh({ leaseTtlMs: 300 });
+      // Real time: the renewals run on their own timers, a third of the 1 s TTL apart, so only an event
+      // loop stalled for a whole second (not a busy CI machine) could let the renewed lease lapse.
+      const store = await fresh({ leaseTtlMs: 1000 });
       const renewals = createLeaseRenewals(store, silentLogger);
       const scopes = [account({ concurrent_requests: 1 })];
       const long = reservationOf(await store.reserve({ scopes, tokens: 0 }));
       renewals.start(long);
       const unrenewed = reservationOf(await store.reserve({ scopes: [key({ concurrent_requests: 1 })], tokens: 0 }));
-      await sleep(1000);
+      await sleep(3200);
       try {
         refusalOf(await store.reserve({ scopes, tokens: 0 })); // held for more than three TTLs
         reservationOf(await store.reserve({ scopes: [key({ concurrent_requests: 1 })], tokens: 0 })); // the unrenewed lapsed
