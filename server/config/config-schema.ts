@@ -290,4 +290,3 @@ export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
 export type ModelImagesConfig = ModelConfig['images'];
 export type ModelPricing = NonNullable<ModelConfig['pricing']>;
 export type OutboundConfig = GatewayConfig['outbound'];
-export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

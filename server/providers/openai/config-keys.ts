@@ -15,6 +15,9 @@ const quirksSchema = z.strictObject({
   system_anywhere: z.boolean().optional(),
 });
 
+/** The `quirks` of a provider entry, as configured (see ../openai-compatible/quirks.ts for what is resolved from them). */
+export type CompatibleQuirks = z.infer<typeof quirksSchema>;
+
 /**
  * The config keys of the types that speak OpenAI's wire formats (`openai`, `openai-compatible`,
  * `azure-openai`): each of their definitions spreads these same schemas.
