@@ -1,9 +1,7 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
-import { azureOpenAIConfigProblems } from '../providers/azure-openai/config-rules.js';
-import { bedrockConfigKeys, bedrockConfigProblems } from '../providers/bedrock/config-keys.js';
-import { providerDefinition } from '../providers/registry.js';
-import { vertexConfigKeys, vertexConfigProblems } from '../providers/vertex/config-keys.js';
+import { providerConfigProblems, typeSpecificConfigKeys, typesServing } from '../providers/provider-config-rules.js';
+import { providerDefinition, providerTypes } from '../providers/registry.js';
 
 /**
  * The gateway configuration file (`gateway.yaml`). Key names are part of the public contract: later
@@ -11,8 +9,8 @@ import { vertexConfigKeys, vertexConfigProblems } from '../providers/vertex/conf
  * at start-up instead of silently ignored.
  */
 
-export const providerTypes = ['openai', 'anthropic', 'gemini', 'openai-compatible', 'builtin', 'azure-openai', 'bedrock', 'vertex'] as const;
-export type ProviderType = (typeof providerTypes)[number];
+/** The provider types are their definitions' (providers/registry.ts). */
+export type { ProviderType } from '../providers/registry.js';
 
 export const modelCapabilities = [
   'chat',
@@ -38,22 +36,8 @@ const timeoutsSchema = z.strictObject({
   idle_ms: milliseconds(3_600_000).optional(),
 });
 
-/**
- * Behaviours in which OpenAI-compatible servers differ from OpenAI. Defaults suit vLLM, Ollama,
- * llama.cpp, Groq and DeepSeek (see providers/openai-compatible/quirks.ts).
- */
-const quirksSchema = z.strictObject({
-  /** Whether the server understands `stream_options: {include_usage: true}`. */
-  stream_options: z.boolean().optional(),
-  /** Which field carries the output-token limit. */
-  max_tokens_field: z.enum(['max_tokens', 'max_completion_tokens']).optional(),
-  /** Whether the `developer` role is understood; if not it is sent as `system`. */
-  developer_role: z.boolean().optional(),
-  /** Whether system messages may stand anywhere in the conversation; if not they join the first one. */
-  system_anywhere: z.boolean().optional(),
-});
-
-const providerSchema = z.strictObject({
+/** The keys every provider entry may have, whatever its type. */
+const commonProviderKeys = {
   id: z.string().min(1),
   type: z.enum(providerTypes),
   /** Same convention as the provider's official SDK base URL (OpenAI's includes `/v1`). */
@@ -62,29 +46,16 @@ const providerSchema = z.strictObject({
   /** Extra headers for every upstream call (OpenRouter's `HTTP-Referer`, a proxy's auth, …). */
   headers: z.record(z.string(), z.string()).optional(),
   timeouts: timeoutsSchema.optional(),
-  /** openai and openai-compatible: how the server departs from OpenAI (see providers/openai-compatible/quirks.ts). */
-  quirks: quirksSchema.optional(),
-  /**
-   * openai and openai-compatible: which upstream API serves Responses API clients. `chat` (default) translates
-   * them to Chat Completions; `responses` forwards them to the upstream's own `/responses`.
-   */
-  api: z.enum(['chat', 'responses']).optional(),
-  /** Built-in provider only: pause between streamed chunks, to look like a real model in a UI. */
-  chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),
-  /**
-   * openai and openai-compatible: fetch image URLs (through `outbound`'s guard) and send them as `data:` URLs,
-   * for servers that take only inline images (Ollama, llama.cpp). Default: on for openai-compatible, off for
-   * openai. Anthropic and Gemini fetch URLs themselves.
-   */
-  inline_image_urls: z.boolean().optional(),
-  /**
-   * azure-openai only: the data-plane API version (`2024-10-21`); with it calls go to the deployment named by
-   * `upstream_model`, without it to Azure's v1 API (see providers/azure-openai/azure-path.ts).
-   */
-  api_version: z.string().min(1).optional(),
-  ...bedrockConfigKeys,
-  ...vertexConfigKeys,
-});
+};
+
+const sharedKey = Object.keys(typeSpecificConfigKeys).find((key) => key in commonProviderKeys);
+if (sharedKey) throw new Error(`a provider definition declares '${sharedKey}', a key every provider entry has`);
+
+/**
+ * A provider entry: the common keys and every type's own (its definition's `config.keys`); the keys of
+ * other types are refused in configSchema's refinement (providers/provider-config-rules.ts).
+ */
+const providerSchema = z.strictObject({ ...commonProviderKeys, ...typeSpecificConfigKeys });
 
 const deploymentSchema = z.strictObject({
   provider: z.string().min(1),
@@ -239,9 +210,6 @@ const outboundSchema = z.strictObject({
   max_urls_per_request: z.number().int().min(1).max(100).default(16),
 });
 
-/** Provider types that can make images (their definitions say so); the others' models cannot have image capabilities. */
-const imageProviderTypes = () => providerTypes.filter((type) => providerDefinition(type).makesImages);
-
 export const configSchema = z
   .strictObject({
     /**
@@ -266,20 +234,7 @@ export const configSchema = z
         ctx.addIssue({ code: 'custom', path: ['providers', index, 'id'], message: `duplicate provider id '${provider.id}'` });
       }
       providerIds.add(provider.id);
-      const speaksOpenAI = provider.type === 'openai' || provider.type === 'openai-compatible' || provider.type === 'azure-openai';
-      if (provider.api === 'responses' && !speaksOpenAI) {
-        ctx.addIssue({ code: 'custom', path: ['providers', index, 'api'], message: `api 'responses' needs an openai, openai-compatible or azure-openai provider` });
-      }
-      for (const problem of bedrockConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
-      for (const problem of vertexConfigProblems(provider)) ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
-      if (provider.inline_image_urls === true && !speaksOpenAI) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['providers', index, 'inline_image_urls'],
-          message: 'inline_image_urls needs an openai, openai-compatible or azure-openai provider (anthropic and gemini upstreams fetch image URLs themselves)',
-        });
-      }
-      for (const problem of azureOpenAIConfigProblems(provider)) {
+      for (const problem of providerConfigProblems(provider)) {
         ctx.addIssue({ code: 'custom', path: ['providers', index, ...problem.path], message: problem.message });
       }
     });
@@ -302,11 +257,11 @@ export const configSchema = z
       for (const reference of references) {
         if (model.provider === undefined && model.deployments === undefined) break;
         const type = config.providers.find((provider) => provider.id === reference.id)?.type;
-        if (makesImages && type && !providerDefinition(type).makesImages) {
+        if (makesImages && type && !providerDefinition(type).serves.images) {
           ctx.addIssue({
             code: 'custom',
             path: ['models', index, ...reference.path],
-            message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${imageProviderTypes().join(', ')}`,
+            message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${typesServing('images').join(', ')}`,
           });
         }
         if (!providerIds.has(reference.id)) {
@@ -335,4 +290,3 @@ export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
 export type ModelImagesConfig = ModelConfig['images'];
 export type ModelPricing = NonNullable<ModelConfig['pricing']>;
 export type OutboundConfig = GatewayConfig['outbound'];
-export type CompatibleQuirks = NonNullable<ProviderConfig['quirks']>;

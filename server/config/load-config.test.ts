@@ -45,7 +45,13 @@ const failures: Array<[string, string, RegExp]> = [
     /models\[0\]\.provider: provider 'c' \(type anthropic\) cannot make images/,
   ],
   ['an image size that is not WIDTHxHEIGHT', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, images: { sizes: [big] } }\n', /models\[0\]\.images\.sizes\[0\]/],
-  ['api: responses on a non-OpenAI provider', 'providers:\n  - { id: p, type: anthropic, api: responses }\n', /providers\[0\]\.api: api 'responses' needs an openai/],
+  [
+    'api: responses on a non-OpenAI provider',
+    'providers:\n  - { id: p, type: anthropic, api: responses }\n',
+    /providers\[0\]\.api: api is for openai, openai-compatible and azure-openai providers only/,
+  ],
+  ['a bedrock key on an openai provider', 'providers:\n  - { id: p, type: openai, aws_access_key_id: AKIA1 }\n', /providers\[0\]\.aws_access_key_id: aws_access_key_id is for bedrock providers only/],
+  ['a key no type takes', 'providers:\n  - { id: p, type: openai, regoin: us-east-1 }\n', /providers\[0\].*regoin/],
 ];
 
 for (const [name, text, message] of failures) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { inlinesImageUrls } from '../providers/with-inlined-image-urls.js';
+import { inlinesImageUrls } from '../providers/registry.js';
 import { configSchema } from './config-schema.js';
 
 test('outbound defaults: nothing allow-listed, 10 MiB, 10 s, 3 redirects, 16 URLs per request', () => {
@@ -14,7 +14,7 @@ test('a malformed allow-list entry or an unknown outbound key stops start-up, na
   assert.equal(configSchema.safeParse({ outbound: { max_byte: 5 } }).success, false);
 });
 
-test('inline_image_urls: on by default for openai-compatible only, and refused on providers that fetch URLs themselves', () => {
+test('inline_image_urls: on by default for openai-compatible, always for bedrock, and refused on providers that do not take it', () => {
   const provider = (type: string, extra: Record<string, unknown> = {}) =>
     configSchema.parse({ providers: [{ id: 'p', type, base_url: 'http://127.0.0.1:1/v1', ...extra }] }).providers[0]!;
   assert.equal(inlinesImageUrls(provider('openai-compatible')), true);
@@ -24,5 +24,7 @@ test('inline_image_urls: on by default for openai-compatible only, and refused o
   assert.equal(inlinesImageUrls(provider('anthropic')), false);
   const refused = configSchema.safeParse({ providers: [{ id: 'a', type: 'anthropic', inline_image_urls: true }] });
   assert.equal(refused.success, false);
-  assert.match(refused.error!.issues[0]!.message, /fetch image URLs themselves/);
+  assert.equal(refused.error!.issues[0]!.message, 'inline_image_urls is for openai, openai-compatible and azure-openai providers only');
+  assert.equal(inlinesImageUrls(provider('bedrock', { region: 'us-east-1' })), true);
+  assert.equal(configSchema.safeParse({ providers: [{ id: 'b', type: 'bedrock', inline_image_urls: false }] }).success, false, 'bedrock takes images only as bytes');
 });

@@ -1,4 +1,4 @@
-import type { OutboundConfig, ProviderConfig, ProviderType } from '../config/config-schema.js';
+import type { OutboundConfig, ProviderConfig } from '../config/config-schema.js';
 import { anthropicProvider } from './anthropic/index.js';
 import { azureOpenAIProvider } from './azure-openai/index.js';
 import { bedrockProvider } from './bedrock/index.js';
@@ -8,19 +8,60 @@ import { openaiCompatibleProvider } from './openai-compatible/index.js';
 import { openaiProvider } from './openai/index.js';
 import { vertexProvider } from './vertex/index.js';
 import type { Provider } from './provider.js';
-import type { ProviderDefinition } from './provider-definition.js';
-import { inlinesImageUrls, withInlinedImageUrls } from './with-inlined-image-urls.js';
+import { withInlinedImageUrls } from './with-inlined-image-urls.js';
 
-/** Every provider type's definition, from its folder; each table about provider types derives from this list. */
-const definitions: Record<ProviderType, ProviderDefinition> = Object.fromEntries(
-  [openaiProvider, anthropicProvider, geminiProvider, openaiCompatibleProvider, builtinProvider, azureOpenAIProvider, bedrockProvider, vertexProvider].map(
-    (definition) => [definition.type, definition],
-  ),
-) as Record<ProviderType, ProviderDefinition>;
+/**
+ * Every provider type's definition, from its folder: adding a type is its folder and one entry here. Each
+ * table about provider types (the config's types and keys, capabilities, …) derives from this list.
+ *
+ * Nothing these modules import at run time may import config/config-schema.ts, which builds the provider
+ * entry's schema from this list while it loads.
+ */
+export const providerDefinitions = [
+  openaiProvider,
+  anthropicProvider,
+  geminiProvider,
+  openaiCompatibleProvider,
+  builtinProvider,
+  azureOpenAIProvider,
+  bedrockProvider,
+  vertexProvider,
+] as const;
+
+/** A definition from the list, with its own `type` and config keys. */
+export type RegisteredDefinition = (typeof providerDefinitions)[number];
+
+/** The `type` names a provider entry may have. */
+export type ProviderType = RegisteredDefinition['type'];
+
+export const providerTypes: readonly ProviderType[] = providerDefinitions.map((definition) => definition.type);
+
+const definitionsByType = new Map<string, RegisteredDefinition>(providerDefinitions.map((definition) => [definition.type, definition]));
+if (definitionsByType.size !== providerDefinitions.length) throw new Error(`two provider definitions share a type: ${providerTypes.join(', ')}`);
 
 /** What the gateway knows about a provider type (see ProviderDefinition). */
-export function providerDefinition(type: ProviderType): ProviderDefinition {
-  return definitions[type];
+export function providerDefinition(type: ProviderType): RegisteredDefinition {
+  return definitionsByType.get(type)!;
+}
+
+/**
+ * How model lists describe a model of this type and kind.
+ *
+ * @example describeModel('gemini', 'chat') // 'Served by the gateway from a gemini upstream.'
+ */
+export function describeModel(type: ProviderType, kind: 'chat' | 'image'): string {
+  return providerDefinition(type).describeModel?.(kind) ?? `Served by the gateway from a ${type} upstream.`;
+}
+
+/**
+ * Whether a provider fetches its requests' image URLs and sends them inline: `inline_image_urls` where the
+ * type takes it, else its definition's default (see with-inlined-image-urls.ts).
+ *
+ * @example
+ * inlinesImageUrls({ id: 'local', type: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' }); // true
+ */
+export function inlinesImageUrls(config: ProviderConfig): boolean {
+  return config.inline_image_urls ?? providerDefinition(config.type).inlinesImageUrls;
 }
 
 /**
@@ -31,6 +72,6 @@ export function providerDefinition(type: ProviderType): ProviderDefinition {
  * const provider = createProvider(config.providers[0], config.outbound);
  */
 export function createProvider(config: ProviderConfig, outbound: OutboundConfig): Provider {
-  const provider = definitions[config.type].create(config);
+  const provider = providerDefinition(config.type).create(config);
   return inlinesImageUrls(config) ? withInlinedImageUrls(provider, outbound) : provider;
 }

@@ -1,4 +1,4 @@
-import type { OutboundConfig, ProviderConfig } from '../config/config-schema.js';
+import type { OutboundConfig } from '../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../core/types.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { ImageInliner } from '../outbound/image-inliner.js';
@@ -7,26 +7,13 @@ import { rewriteChatImageUrls, rewriteResponsesImageUrls } from './openai/rewrit
 import type { CallContext, PassThrough, Provider } from './provider.js';
 
 /**
- * Whether a provider wants images inline rather than by URL: `inline_image_urls`, by default on for
- * `openai-compatible` (Ollama and llama.cpp accept only `data:` URLs) and `bedrock` (bytes only), off for the others, whose
- * upstreams fetch URLs themselves. The config schema allows it on `openai` and `openai-compatible` only.
- *
- * @example
- * inlinesImageUrls({ id: 'local', type: 'openai-compatible', base_url: 'http://127.0.0.1:11434/v1' }); // true
- */
-export function inlinesImageUrls(config: ProviderConfig): boolean {
-  // Bedrock takes images only as bytes, so its image URLs are always fetched for it.
-  return config.inline_image_urls ?? (config.type === 'openai-compatible' || config.type === 'bedrock');
-}
-
-/**
  * The provider with every image URL of a request fetched (through the outbound guard) and inlined before
  * its encoder runs, on each way in: the translated `stream()` and the Chat Completions and Responses
  * pass-throughs. Runs per attempt, with the attempt's signal, so the fetch stops when the client goes
  * away; a refused fetch is a 400 that the router does not retry elsewhere.
  *
  * Only wraps the OpenAI family's entry points: the Anthropic and Gemini pass-throughs are never present on
- * a provider that inlines (see inlinesImageUrls).
+ * a provider that inlines (see inlinesImageUrls in registry.ts).
  *
  * @example
  * const provider = withInlinedImageUrls(createOpenAICompatibleProvider(config), config.outbound);

@@ -1,6 +1,6 @@
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { providerDefinition } from '../../providers/registry.js';
+import { describeModel, providerDefinition } from '../../providers/registry.js';
 import type { GeminiModel, GeminiModelList } from './wire-types.js';
 
 /**
@@ -18,7 +18,7 @@ export function renderGeminiModel(model: RegisteredModel): GeminiModel {
     baseModelId: model.id,
     version: '1',
     displayName: model.id,
-    description: model.ownedBy === 'builtin' ? `The built-in offline ${chats ? 'chat' : 'image'} model.` : `Served by the gateway from a ${model.ownedBy} upstream.`,
+    description: describeModel(model.ownedBy, chats ? 'chat' : 'image'),
     inputTokenLimit: limits.input,
     outputTokenLimit: limits.output,
     // An image-only model is listed the way Google lists Imagen: it answers no generateContent here.

@@ -15,7 +15,7 @@ import { convertAnthropicStream } from './convert-stream.js';
 import { countAnthropicTokens } from './count-tokens.js';
 import { createMessagesPassThrough } from './forward-messages.js';
 import { readAnthropicError } from './read-error.js';
-import type { ProviderDefinition } from '../provider-definition.js';
+import type { NoConfigKeys, ProviderDefinition } from '../provider-definition.js';
 
 /** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
 export const anthropicVersion = '2023-06-01';
@@ -49,11 +49,16 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
   };
 }
 
-/** Anthropic's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model. */
-export const anthropicProvider: ProviderDefinition = {
+/**
+ * Anthropic's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model.
+ * Anthropic makes no images and offers no embeddings; it fetches image URLs itself.
+ */
+export const anthropicProvider: ProviderDefinition<'anthropic', NoConfigKeys> = {
   type: 'anthropic',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 200_000, output: 64_000 },
-  makesImages: false,
+  serves: { chat: true, responses: false, images: false, embeddings: false },
+  inlinesImageUrls: false,
+  config: { keys: {} },
   create: createAnthropicProvider,
 };

@@ -12,11 +12,12 @@ import type { Provider } from '../provider.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { azurePath } from './azure-path.js';
+import { azureOpenAIConfigKeys, azureOpenAIConfigProblems } from './config-keys.js';
 import { readAzureOpenAIError } from './read-error.js';
 
 /**
  * Creates an Azure OpenAI provider. `base_url` (the resource endpoint) and `api_key` are required; the
- * config schema says so at start-up (config-rules.ts).
+ * config schema says so at start-up (config-keys.ts).
  *
  * @example
  * createAzureOpenAIProvider({ id: 'azure', type: 'azure-openai', base_url: 'https://my-resource.openai.azure.com', api_key, api_version: '2024-10-21' });
@@ -28,11 +29,13 @@ export function createAzureOpenAIProvider(config: ProviderConfig): Provider {
   return createOpenAIProvider(config, resolveQuirks(config.quirks, 'openai'), { client, path: azurePath(config.api_version) });
 }
 
-/** OpenAI's models, so OpenAI's capabilities; the deployment decides which model it is. */
-export const azureOpenAIProvider: ProviderDefinition = {
+/** OpenAI's models, so OpenAI's capabilities, keys and services (embeddings included); the deployment decides which model it is. */
+export const azureOpenAIProvider: ProviderDefinition<'azure-openai', typeof azureOpenAIConfigKeys> = {
   type: 'azure-openai',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 128_000, output: 16_384 },
-  makesImages: true,
+  serves: { chat: true, responses: true, images: true, embeddings: true },
+  inlinesImageUrls: false,
+  config: { keys: azureOpenAIConfigKeys, problems: azureOpenAIConfigProblems },
   create: createAzureOpenAIProvider,
 };

@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ConfigProblem } from '../provider-definition.js';
 
 /**
- * The config keys only `type: bedrock` takes, spread into the provider schema (config-schema.ts). Each
- * falls back to the standard AWS environment variable (see credentials.ts), so none is required here.
+ * The config keys only `type: bedrock` takes. Each falls back to the standard AWS environment variable (see
+ * credentials.ts), so none is required here.
  */
 export const bedrockConfigKeys = {
   /** AWS region of the Bedrock runtime endpoint (`us-east-1`); default `AWS_REGION` / `AWS_DEFAULT_REGION`. */
@@ -15,19 +17,12 @@ export const bedrockConfigKeys = {
   aws_session_token: z.string().min(1).optional(),
 };
 
-const keyNames = Object.keys(bedrockConfigKeys) as Array<keyof typeof bedrockConfigKeys>;
-
-type BedrockKeys = { type: string; api_key?: string } & Partial<Record<keyof typeof bedrockConfigKeys, string>>;
-
 /**
- * What is wrong with a provider entry's Bedrock keys: set on another type, an access key without its
- * secret (or the reverse), or an `api_key`, which SigV4 has no use for.
+ * What is wrong with a Bedrock entry's keys: an access key without its secret (or the reverse), a session
+ * token without them, or an `api_key`, which SigV4 has no use for.
  */
-export function bedrockConfigProblems(provider: BedrockKeys): Array<{ path: string[]; message: string }> {
-  if (provider.type !== 'bedrock') {
-    return keyNames.filter((key) => provider[key] !== undefined).map((key) => ({ path: [key], message: `${key} is for bedrock providers only` }));
-  }
-  const problems: Array<{ path: string[]; message: string }> = [];
+export function bedrockConfigProblems(provider: ProviderConfig): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   if ((provider.aws_access_key_id === undefined) !== (provider.aws_secret_access_key === undefined)) {
     problems.push({ path: ['aws_secret_access_key'], message: 'give aws_access_key_id and aws_secret_access_key together (or neither, to use the AWS_* environment variables)' });
   }

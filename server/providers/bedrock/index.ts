@@ -13,6 +13,7 @@ import type { ModelRequest, StreamEvent } from '../../core/types.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import type { CallContext, Provider } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
+import { bedrockConfigKeys, bedrockConfigProblems } from './config-keys.js';
 import { convertRequestToBedrock } from './convert-request.js';
 import { convertBedrockStream } from './convert-stream.js';
 import { resolveBedrockSettings } from './credentials.js';
@@ -56,12 +57,15 @@ export function createBedrockProvider(config: ProviderConfig): Provider {
 /**
  * What Converse offers across its model families: chat, streaming, tools and images. No `json_schema`:
  * Converse has no JSON mode (a config may still claim it per model, and then gets a clear 400). Bedrock's
- * image models are not served through Converse.
+ * image models are not served through Converse; its embedding models (Titan, Cohere Embed) answer InvokeModel.
+ * Converse takes images only as bytes, so image URLs are always fetched for it.
  */
-export const bedrockProvider: ProviderDefinition = {
+export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfigKeys> = {
   type: 'bedrock',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision'],
   tokenLimits: { input: 200_000, output: 64_000 },
-  makesImages: false,
+  serves: { chat: true, responses: false, images: false, embeddings: true },
+  inlinesImageUrls: true,
+  config: { keys: bedrockConfigKeys, problems: bedrockConfigProblems },
   create: createBedrockProvider,
 };

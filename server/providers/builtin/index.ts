@@ -16,6 +16,7 @@ import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
 import type { ProviderDefinition } from '../provider-definition.js';
+import { builtinConfigKeys } from './config-keys.js';
 
 /** Options for {@link createBuiltinProvider}. */
 export interface BuiltinProviderOptions {
@@ -50,10 +51,13 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
 }
 
 /** The offline models: chat with tools and JSON schemas; the image model's capabilities are set in its config. */
-export const builtinProvider: ProviderDefinition = {
+export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfigKeys> = {
   type: 'builtin',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 128_000, output: 8_192 },
-  makesImages: true,
+  serves: { chat: true, responses: false, images: true, embeddings: false },
+  inlinesImageUrls: false,
+  describeModel: (kind) => `The built-in offline ${kind} model.`,
+  config: { keys: builtinConfigKeys },
   create: (config) => createBuiltinProvider({ id: config.id, chunkDelayMs: config.chunk_delay_ms }),
 };

@@ -15,7 +15,7 @@ import { convertGeminiStream } from './convert-stream.js';
 import { createGeminiPassThrough, geminiModelPath } from './forward-generate.js';
 import { createGeminiImages } from './generate-images.js';
 import { readGeminiError } from './read-error.js';
-import type { ProviderDefinition } from '../provider-definition.js';
+import type { NoConfigKeys, ProviderDefinition } from '../provider-definition.js';
 
 /** The config's `base_url` has no API version, like the `@google/genai` SDK's `httpOptions.baseUrl`. */
 export const defaultGeminiBaseUrl = 'https://generativelanguage.googleapis.com';
@@ -64,11 +64,16 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
   };
 }
 
-/** Gemini's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model. */
-export const geminiProvider: ProviderDefinition = {
+/**
+ * Gemini's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model. The
+ * Gemini API also offers embeddings (`embedContent`) and fetches image URLs itself.
+ */
+export const geminiProvider: ProviderDefinition<'gemini', NoConfigKeys> = {
   type: 'gemini',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 1_048_576, output: 65_536 },
-  makesImages: true,
+  serves: { chat: true, responses: false, images: true, embeddings: true },
+  inlinesImageUrls: false,
+  config: { keys: {} },
   create: createGeminiProvider,
 };

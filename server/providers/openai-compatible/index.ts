@@ -4,6 +4,7 @@
  * described by `quirks` (see quirks.ts for the defaults and why).
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
+import { openAIConfigKeys } from '../openai/config-keys.js';
 import { createOpenAIProvider } from '../openai/index.js';
 import type { Provider } from '../provider.js';
 import { resolveQuirks } from './quirks.js';
@@ -25,11 +26,17 @@ export function createOpenAICompatibleProvider(config: ProviderConfig): Provider
   return createOpenAIProvider(config, resolveQuirks(config.quirks, config.type));
 }
 
-/** A self-hosted model is unknown: only what every OpenAI-compatible server implements is assumed (no images in). */
-export const openaiCompatibleProvider: ProviderDefinition = {
+/**
+ * A self-hosted model is unknown: only what every OpenAI-compatible server implements is assumed (no images
+ * in). The servers mostly offer `/embeddings` too. Ollama and llama.cpp take images only inline, so image URLs
+ * are fetched for them unless `inline_image_urls: false`.
+ */
+export const openaiCompatibleProvider: ProviderDefinition<'openai-compatible', typeof openAIConfigKeys> = {
   type: 'openai-compatible',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 32_768, output: 8_192 },
-  makesImages: true,
+  serves: { chat: true, responses: true, images: true, embeddings: true },
+  inlinesImageUrls: true,
+  config: { keys: openAIConfigKeys },
   create: createOpenAICompatibleProvider,
 };

@@ -1,4 +1,5 @@
-import type { CompatibleQuirks, ProviderType } from '../../config/config-schema.js';
+import type { ProviderType } from '../../config/config-schema.js';
+import type { CompatibleQuirks } from '../openai/config-keys.js';
 
 /** How a Chat Completions server differs from OpenAI, with every choice made. */
 export interface ResolvedQuirks {

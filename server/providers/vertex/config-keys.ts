@@ -1,6 +1,8 @@
 import { z } from 'zod';
+import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ConfigProblem } from '../provider-definition.js';
 
-/** The config keys only `type: vertex` takes, spread into the provider schema (config-schema.ts). */
+/** The config keys only `type: vertex` takes. */
 export const vertexConfigKeys = {
   /** The service-account JSON key file; default the GOOGLE_APPLICATION_CREDENTIALS environment variable. */
   credentials_file: z.string().min(1).optional(),
@@ -12,15 +14,8 @@ export const vertexConfigKeys = {
   publisher: z.enum(['google', 'anthropic']).optional(),
 };
 
-const keyNames = Object.keys(vertexConfigKeys) as Array<keyof typeof vertexConfigKeys>;
-
-type VertexKeys = { type: string; api_key?: string } & Partial<Record<keyof typeof vertexConfigKeys, string>>;
-
-/** What is wrong with a provider entry's Vertex keys: set on another type, or an `api_key`, which Vertex does not use here. */
-export function vertexConfigProblems(provider: VertexKeys): Array<{ path: string[]; message: string }> {
-  if (provider.type !== 'vertex') {
-    return keyNames.filter((key) => provider[key] !== undefined).map((key) => ({ path: [key], message: `${key} is for vertex providers only` }));
-  }
+/** What is wrong with a Vertex entry: an `api_key`, which Vertex does not use here. */
+export function vertexConfigProblems(provider: ProviderConfig): ConfigProblem[] {
   if (provider.api_key !== undefined) {
     return [{ path: ['api_key'], message: 'vertex authenticates with a service account (credentials_file), not an api_key' }];
   }

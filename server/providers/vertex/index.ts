@@ -13,6 +13,7 @@ import type { ProviderDefinition } from '../provider-definition.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { vertexAccessTokens } from './access-tokens.js';
 import { claudeOnVertex } from './claude-on-vertex.js';
+import { vertexConfigKeys, vertexConfigProblems } from './config-keys.js';
 import { geminiOnVertex } from './gemini-on-vertex.js';
 import { readVertexError } from './read-error.js';
 import { readServiceAccountKey } from './service-account.js';
@@ -39,11 +40,16 @@ export function createVertexProvider(config: ProviderConfig): Provider {
   return config.publisher === 'anthropic' ? claudeOnVertex(client, config.id, project, location) : geminiOnVertex(client, config.id, project, location);
 }
 
-/** Vertex's Gemini and Claude models all take tools, images and JSON schemas; `reasoning` is opt-in per model. */
-export const vertexProvider: ProviderDefinition = {
+/**
+ * Vertex's Gemini and Claude models all take tools, images and JSON schemas; `reasoning` is opt-in per model.
+ * Vertex offers embedding models (`predict`); its Imagen models are not served here.
+ */
+export const vertexProvider: ProviderDefinition<'vertex', typeof vertexConfigKeys> = {
   type: 'vertex',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 1_048_576, output: 65_536 },
-  makesImages: false,
+  serves: { chat: true, responses: false, images: false, embeddings: true },
+  inlinesImageUrls: false,
+  config: { keys: vertexConfigKeys, problems: vertexConfigProblems },
   create: createVertexProvider,
 };

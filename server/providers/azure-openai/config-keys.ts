@@ -1,24 +1,27 @@
+import { z } from 'zod';
 import type { ProviderConfig } from '../../config/config-schema.js';
-
-export interface ConfigProblem {
-  /** Under the provider's entry. */
-  path: string[];
-  message: string;
-}
+import { openAIConfigKeys } from '../openai/config-keys.js';
+import type { ConfigProblem } from '../provider-definition.js';
 
 /** Azure's data-plane versions: a date, sometimes with a suffix (`2025-04-01-preview`). */
 const apiVersionPattern = /^\d{4}-\d{2}-\d{2}(-[a-z]+)?$/;
 
+/** OpenAI's keys (Azure serves OpenAI's models and wire formats) and the data-plane version. */
+export const azureOpenAIConfigKeys = {
+  ...openAIConfigKeys,
+  /**
+   * The data-plane API version (`2024-10-21`); with it calls go to the deployment named by `upstream_model`,
+   * without it to Azure's v1 API (see azure-path.ts).
+   */
+  api_version: z.string().min(1).optional(),
+};
+
 /**
- * What an `azure-openai` provider entry needs, and `api_version` nowhere else. The base URL is the resource
- * endpoint: the gateway adds `/openai/…` itself, so a URL that already ends in it would double it.
+ * What an `azure-openai` provider entry needs. The base URL is the resource endpoint: the gateway adds
+ * `/openai/…` itself, so a URL that already ends in it would double it.
  */
 export function azureOpenAIConfigProblems(provider: ProviderConfig): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  if (provider.type !== 'azure-openai') {
-    if (provider.api_version !== undefined) problems.push({ path: ['api_version'], message: 'api_version is for azure-openai providers only' });
-    return problems;
-  }
   if (!provider.base_url) {
     problems.push({ path: ['base_url'], message: 'an azure-openai provider needs base_url, its resource endpoint such as https://my-resource.openai.azure.com' });
   } else if (/\/openai(\/v1|\/deployments(\/.*)?)?\/?$/.test(new URL(provider.base_url).pathname)) {
