@@ -26,6 +26,8 @@ export interface WireReader {
   toolExchange(request: Received): ToolExchange;
   /** The first image of the last user message, as media type and base64 data. */
   image(request: Received): { mediaType: string; data: string };
+  /** The call asked for a stream. */
+  streamed(request: Received): boolean;
 }
 
 const body = (request: Received) => request.json as Body;
@@ -61,8 +63,11 @@ function dataUrl(url: string): { mediaType: string; data: string } {
   return { mediaType: match[1]!, data: match[2]! };
 }
 
+const streamInBody = (request: Received) => body(request).stream === true;
+
 export const openaiChatReader: WireReader = {
   name: 'openai-chat',
+  streamed: streamInBody,
   history: (request) =>
     (body(request).messages as Body[])
       .filter((message) => message.role === 'user' || message.role === 'assistant')
@@ -88,6 +93,7 @@ const anthropicText = (content: string | Body[]) => (typeof content === 'string'
 
 export const anthropicMessagesReader: WireReader = {
   name: 'anthropic-messages',
+  streamed: streamInBody,
   history: (request) => (body(request).messages as Body[]).map((message) => [message.role, anthropicText(message.content)]),
   system: (request) => (body(request).system === undefined ? undefined : anthropicText(body(request).system)),
   toolExchange(request) {
@@ -108,6 +114,7 @@ export const anthropicMessagesReader: WireReader = {
 
 export const geminiReader: WireReader = {
   name: 'gemini',
+  streamed: (request) => request.url.includes(':streamGenerateContent'),
   history: (request) =>
     (body(request).contents as Body[]).map((content) => [
       content.role === 'model' ? 'assistant' : 'user',
@@ -132,6 +139,7 @@ export const geminiReader: WireReader = {
 
 export const bedrockConverseReader: WireReader = {
   name: 'bedrock-converse',
+  streamed: (request) => request.url.endsWith('/converse-stream'),
   history: (request) => (body(request).messages as Body[]).map((message) => [message.role, (message.content as Body[]).map((block) => block.text ?? '').join('')]),
   system: (request) => (body(request).system as Body[] | undefined)?.map((block) => block.text ?? '').join(''),
   toolExchange(request) {
