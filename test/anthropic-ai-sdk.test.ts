@@ -1,67 +1,19 @@
 // The Vercel AI SDK's Anthropic provider (`createAnthropic({ baseURL: <gateway>/v1 })`) against the gateway's
-// Messages API on every upstream type: generateText and streamText, each running a tool round trip (the SDK
-// calls the tool, sends its result, and gets the final answer). The SDK parses every event with its own
+// Messages API on every upstream type of the profile table (helpers/upstream-profiles): generateText and
+// streamText, each running a tool round trip (the SDK calls the tool, sends its result, and gets the final
+// answer). The SDK parses every event with its own
 // schemas; every raw stream is also checked frame by frame against the spec.
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, test } from 'node:test';
 import { createAnthropic } from '@ai-sdk/anthropic';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
-import type { ProviderType } from '../server/config/config-schema.js';
 import { recordAnthropicStreams } from './helpers/anthropic-stream.js';
-import type { FakeUpstream } from './helpers/fake-upstream.js';
-import { startGateway, type TestGateway } from './helpers/start-gateway.js';
-import { fixtureChunks, type WireProtocol } from './helpers/upstream-fixtures.js';
-import { startUpstreamGateway } from './helpers/upstream-gateway.js';
-
-type Reply = { fixture: string; protocol: WireProtocol };
+import { assertReachedUpstream, assertToolResultSent } from './helpers/upstream-profiles/assert-upstream.js';
+import { streamsUpstream, textAnswer, toolCallAnswer, upstreamProfiles, type ProfileSetup } from './helpers/upstream-profiles/index.js';
 
 const wire = recordAnthropicStreams();
 afterEach(async () => void (await wire.checked()));
-
-interface Profile {
-  type: ProviderType | 'builtin';
-  /** Replies for generateText (non-stream client calls) and streamText; only a pass-through differs. */
-  call?: { json: Reply; stream: Reply; name: string; input: unknown };
-  /** `expectedJson` when the non-stream recording says something else. */
-  text?: { json: Reply; stream: Reply; expected: string; expectedJson?: string };
-}
-
-const openaiText = fixtureChunks('openai-chat/stream-text-include-usage.chunks.txt')
-  .map((line) => (JSON.parse(line) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
-  .join('');
-const both = (reply: Reply) => ({ json: reply, stream: reply });
-const openaiProfile = (type: ProviderType): Profile => ({
-  type,
-  call: { ...both({ fixture: 'openai-chat/stream-tool-call-include-usage.chunks.txt', protocol: 'openai-chat' }), name: 'multiply', input: { a: 1231, b: 2331 } },
-  text: { ...both({ fixture: 'openai-chat/stream-text-include-usage.chunks.txt', protocol: 'openai-chat' }), expected: openaiText },
-});
-
-const profiles: Profile[] = [
-  openaiProfile('openai'),
-  openaiProfile('openai-compatible'),
-  {
-    type: 'anthropic',
-    call: {
-      json: { fixture: 'anthropic-messages/non-stream-tool-use.json', protocol: 'anthropic-messages' },
-      stream: { fixture: 'anthropic-messages/stream-tool-use-input-json-delta.chunks.txt', protocol: 'anthropic-messages' },
-      name: 'weather',
-      input: { location: 'San Francisco' },
-    },
-    text: {
-      json: { fixture: 'anthropic-messages/non-stream-text.json', protocol: 'anthropic-messages' },
-      stream: { fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' },
-      expected: "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?",
-      expectedJson: "Hello! I'm doing well, thanks for asking. How are you doing today? Is there anything I can help you with?",
-    },
-  },
-  {
-    type: 'gemini',
-    call: { ...both({ fixture: 'gemini/stream-function-call.chunks.txt', protocol: 'gemini' }), name: 'weather', input: { location: 'San Francisco' } },
-    text: { ...both({ fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini' }), expected: 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y' },
-  },
-  { type: 'builtin' },
-];
 
 /** The tools the recordings call; each answers with something the next request must carry. */
 const tools = {
@@ -72,37 +24,24 @@ const tools = {
     execute: async ({ location }) => ({ location, forecast: 'sunny' }),
   }),
 };
-const toolOutput = { multiply: /2869461/, weather: /sunny/ };
+/** What each tool's execute returns, as the upstream must get it back. */
+const toolOutput = { multiply: { product: 2869461 }, weather: { location: 'San Francisco', forecast: 'sunny' } };
 
-for (const profile of profiles) {
-  describe(`AI SDK, Anthropic provider over a ${profile.type} upstream`, () => {
-    let gateway: TestGateway;
-    let upstream: FakeUpstream | undefined;
-    let close: () => Promise<void>;
-    before(async () => {
-      if (profile.type === 'builtin') {
-        gateway = await startGateway();
-        close = () => gateway.close();
-      } else {
-        const setup = await startUpstreamGateway(profile.type);
-        ({ gateway, upstream } = setup);
-        close = () => setup.close();
-      }
-    });
-    after(() => close());
+for (const profile of upstreamProfiles) {
+  const side = profile.upstream;
+  describe(`AI SDK, Anthropic provider over a ${profile.name} upstream`, () => {
+    let setup: ProfileSetup;
+    before(async () => (setup = await profile.start()));
+    after(() => setup.close());
 
-    const model = () =>
-      createAnthropic({ baseURL: `${gateway.origin}/v1`, apiKey: gateway.apiKey, fetch: wire.fetch })(profile.type === 'builtin' ? 'builtin/echo' : 'test-model');
-
-    /** The second step's upstream request carries the tool's output, in the upstream's own protocol. */
-    const assertToolResultSent = (name: keyof typeof toolOutput) => {
-      if (!upstream) return;
-      assert.match(JSON.stringify(upstream.requests.at(-1)!.json), toolOutput[name]);
-    };
+    const model = () => createAnthropic({ baseURL: `${setup.gateway.origin}/v1`, apiKey: setup.gateway.apiKey, fetch: wire.fetch })(setup.model);
 
     for (const mode of ['generateText', 'streamText'] as const) {
       test(`${mode} with a tool: the call, the tool's result sent back, and the final answer`, async () => {
-        if (profile.call && profile.text) upstream!.enqueue(profile.call[mode === 'generateText' ? 'json' : 'stream'], profile.text[mode === 'generateText' ? 'json' : 'stream']);
+        const clientStreams = mode === 'streamText';
+        const callAnswer = side && toolCallAnswer(side, 'messages', clientStreams);
+        const answer = side && textAnswer(side, 'messages', clientStreams);
+        if (callAnswer && answer) setup.upstream!.enqueue(callAnswer.reply, answer.reply);
         const options = { maxRetries: 0, model: model(), prompt: 'What is 1231 times 2331, and the weather in SF?', tools, stopWhen: stepCountIs(2) };
         let steps;
         let text: string;
@@ -120,16 +59,20 @@ for (const profile of profiles) {
         const [call] = steps[0]!.toolCalls;
         assert.ok(call, 'the first step called a tool');
         assert.equal(steps[0]!.finishReason, 'tool-calls');
-        if (profile.call) {
-          assert.deepEqual({ name: call.toolName, input: call.input }, { name: profile.call.name, input: profile.call.input });
-          assert.equal(text, (mode === 'generateText' && profile.text!.expectedJson) || profile.text!.expected);
+        if (callAnswer && answer) {
+          assert.deepEqual({ name: call.toolName, input: call.input }, { name: callAnswer.name, input: callAnswer.input });
+          assert.equal(text, answer.text);
         } else {
           assert.equal(call.toolName, 'multiply', 'the built-in model calls the first tool');
           assert.match(text, /multiply/, 'and describes its result');
         }
         assert.equal(steps[1]!.finishReason, 'stop');
         assert.ok(steps[1]!.usage.inputTokens! > 0 && steps[1]!.usage.outputTokens! > 0, 'usage per step');
-        assertToolResultSent(call.toolName as keyof typeof toolOutput);
+        if (!side || !callAnswer) return;
+        // The second step's upstream request carries the tool's output, in the upstream's own protocol.
+        const request = setup.upstream!.requests.at(-1)!;
+        assertReachedUpstream(side, request, streamsUpstream(side, 'messages', clientStreams));
+        assertToolResultSent(side, request, { answer: callAnswer, content: toolOutput[call.toolName as keyof typeof toolOutput] });
       });
     }
   });

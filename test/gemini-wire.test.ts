@@ -4,11 +4,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { ApiError, GoogleGenAI, Type, type Content } from '@google/genai';
 import { decodeReasoningState } from '../server/protocols/openai-responses/reasoning-state.js';
-import { body, parseGeminiSse } from './helpers/gemini-profiles.js';
+import type { RecordedRequest } from './helpers/fake-upstream.js';
+import { parseGeminiSse } from './helpers/gemini-sse.js';
 import { fixtureChunks, fixtureJson, fixtureSseEvents } from './helpers/upstream-fixtures.js';
 import { startUpstreamGateway, tinyPng, upstreamKey, upstreamModel, type UpstreamGateway } from './helpers/upstream-gateway.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const body = (request: RecordedRequest) => request.json as Body;
 
 const hello = { contents: [{ role: 'user', parts: [{ text: 'Hello gateway' }] }] };
 const sdk = (setup: UpstreamGateway) => new GoogleGenAI({ apiKey: setup.gateway.apiKey, httpOptions: { baseUrl: setup.gateway.origin } });

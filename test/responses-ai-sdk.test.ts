@@ -1,17 +1,19 @@
 // The Vercel AI SDK (`ai` + `@ai-sdk/openai`, `openai.responses(model)`) against the gateway's Responses API
-// on fake upstreams replaying recorded traffic: generateText and streamText, text and tool calls, a tool
-// round trip, reasoning and a failure mid-stream. The SDK parses every event with its own schemas, so
+// on every upstream type of the profile table (helpers/upstream-profiles), fakes replaying recorded traffic:
+// generateText and streamText, text and tool calls, a tool round trip, reasoning and a failure mid-stream. The SDK parses every event with its own schemas, so
 // content arriving intact is the check; every raw stream is also checked frame by frame.
 import assert from 'node:assert/strict';
-import { afterEach, describe, test } from 'node:test';
+import { after, afterEach, before, describe, test } from 'node:test';
 import { createOpenAI } from '@ai-sdk/openai';
 import { generateText, jsonSchema, stepCountIs, streamText, tool } from 'ai';
 import { z } from 'zod';
 import type { ProviderType } from '../server/config/config-schema.js';
-import type { WireProtocol } from './helpers/fake-upstream.js';
 import { recordResponsesStreams } from './helpers/responses-stream.js';
-import { fixtureChunks, fixtureSseEvents } from './helpers/upstream-fixtures.js';
+import type { TestGateway } from './helpers/start-gateway.js';
+import { fixtureSseEvents } from './helpers/upstream-fixtures.js';
 import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-gateway.js';
+import { assertReachedUpstream } from './helpers/upstream-profiles/assert-upstream.js';
+import { upstreamProfiles, type ProfileSetup } from './helpers/upstream-profiles/index.js';
 
 type Body = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -19,7 +21,7 @@ const wire = recordResponsesStreams();
 afterEach(() => wire.checked());
 
 /** The gateway as the AI SDK's OpenAI provider, Responses API, model `test-model`; `sent` collects request bodies. */
-function responsesModel(setup: UpstreamGateway, sent: Body[] = []) {
+function responsesModel(setup: { gateway: TestGateway }, sent: Body[] = []) {
   const fetch: typeof globalThis.fetch = (input, init) => {
     if (typeof init?.body === 'string') sent.push(JSON.parse(init.body) as Body);
     return wire.fetch(input, init);
@@ -36,58 +38,7 @@ async function withUpstream(type: ProviderType, run: (setup: UpstreamGateway) =>
   }
 }
 
-interface Answer {
-  reply: { fixture: string; protocol: WireProtocol };
-  usage: { input: number; output: number };
-}
-/** Per upstream type: a recorded text answer and tool call, and what the AI SDK must make of them. */
-interface Profile {
-  type: ProviderType;
-  text: Answer & { expected: string };
-  call: Answer & { expected: { name: string; input: unknown } };
-}
-
-const openaiText = fixtureChunks('openai-chat/stream-text-include-usage.chunks.txt')
-  .map((line) => (JSON.parse(line) as Body).choices[0]?.delta.content ?? '')
-  .join('');
 const anthropicText = "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?";
-
-// The gateway streams from the upstream even for a plain (non-stream) Responses request and collects the
-// answer, so generateText and streamText are both answered from the same stream recording.
-const profiles: Profile[] = [
-  {
-    type: 'openai',
-    text: { reply: { fixture: 'openai-chat/stream-text-include-usage.chunks.txt', protocol: 'openai-chat' }, usage: { input: 16, output: 300 }, expected: openaiText },
-    call: {
-      reply: { fixture: 'openai-chat/stream-tool-call-include-usage.chunks.txt', protocol: 'openai-chat' },
-      usage: { input: 54, output: 20 },
-      expected: { name: 'multiply', input: { a: 1231, b: 2331 } },
-    },
-  },
-  {
-    type: 'anthropic',
-    text: { reply: { fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' }, usage: { input: 12, output: 30 }, expected: anthropicText },
-    call: {
-      reply: { fixture: 'anthropic-messages/stream-tool-use-input-json-delta.chunks.txt', protocol: 'anthropic-messages' },
-      usage: { input: 843, output: 28 },
-      expected: { name: 'weather', input: { location: 'San Francisco' } },
-    },
-  },
-  {
-    type: 'gemini',
-    // Gemini's thoughts count as output tokens.
-    text: {
-      reply: { fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini' },
-      usage: { input: 9, output: 23 + 185 },
-      expected: 'There are **3** "r"s in strawberry.\n\nst**r**awbe**rr**y',
-    },
-    call: {
-      reply: { fixture: 'gemini/stream-function-call.chunks.txt', protocol: 'gemini' },
-      usage: { input: 29, output: 15 + 45 },
-      expected: { name: 'weather', input: { location: 'San Francisco' } },
-    },
-  },
-];
 
 /** The tools the recordings call, declared the way AI SDK users do: with zod, or with plain JSON Schema. */
 const tools = {
@@ -98,65 +49,68 @@ const tools = {
   }),
 };
 
-for (const profile of profiles) {
-  describe(`AI SDK, Responses API over a ${profile.type} upstream`, () => {
+// The gateway streams from the upstream even for a plain (non-stream) Responses request and collects the
+// answer, so generateText and streamText are both answered from the profile's stream replies.
+for (const profile of upstreamProfiles) {
+  const side = profile.upstream;
+  describe(`AI SDK, Responses API over a ${profile.name} upstream`, { skip: side ? false : 'no upstream: the built-in model is covered by responses-sdk.test.ts' }, () => {
+    if (!side) return;
+    let setup: ProfileSetup;
+    before(async () => (setup = await profile.start()));
+    after(() => setup.close());
+    const lastRequest = () => setup.upstream!.requests.at(-1)!;
+
     test('generateText: text and usage', async () => {
-      await withUpstream(profile.type, async (setup) => {
-        setup.upstream.enqueue(profile.text.reply);
-        const result = await generateText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Hello' });
-        assert.equal(result.text, profile.text.expected);
-        assert.equal(result.finishReason, 'stop');
-        assert.equal(result.usage.inputTokens, profile.text.usage.input);
-        assert.equal(result.usage.outputTokens, profile.text.usage.output);
-        assert.equal(result.usage.totalTokens, profile.text.usage.input + profile.text.usage.output);
-        assert.match(result.response.id, /^resp_/);
-        const sent = setup.upstream.requests[0]!.json as Body;
-        assert.ok(JSON.stringify(sent).includes('Hello'), 'the prompt reached the upstream');
-      });
+      setup.upstream!.enqueue(side.text.stream.reply);
+      const result = await generateText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Hello' });
+      assert.equal(result.text, side.text.stream.text);
+      assert.equal(result.finishReason, 'stop');
+      assert.equal(result.usage.inputTokens, side.text.usage.input);
+      assert.equal(result.usage.outputTokens, side.text.usage.output);
+      assert.equal(result.usage.totalTokens, side.text.usage.input + side.text.usage.output);
+      assert.match(result.response.id, /^resp_/);
+      assertReachedUpstream(side, lastRequest(), true);
+      assert.deepEqual(side.wire.history(lastRequest()), [['user', 'Hello']], 'the prompt reached the upstream');
     });
 
     test('streamText: textStream, finishReason and usage', async () => {
-      await withUpstream(profile.type, async (setup) => {
-        setup.upstream.enqueue(profile.text.reply);
-        const result = streamText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Hello' });
-        let text = '';
-        for await (const delta of result.textStream) text += delta;
-        assert.equal(text, profile.text.expected);
-        assert.equal(await result.finishReason, 'stop');
-        const usage = await result.usage;
-        assert.equal(usage.inputTokens, profile.text.usage.input);
-        assert.equal(usage.outputTokens, profile.text.usage.output);
-        assert.equal((await wire.checked()).length, 1);
-      });
+      setup.upstream!.enqueue(side.text.stream.reply);
+      const result = streamText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Hello' });
+      let text = '';
+      for await (const delta of result.textStream) text += delta;
+      assert.equal(text, side.text.stream.text);
+      assert.equal(await result.finishReason, 'stop');
+      const usage = await result.usage;
+      assert.equal(usage.inputTokens, side.text.usage.input);
+      assert.equal(usage.outputTokens, side.text.usage.output);
+      assert.equal((await wire.checked()).length, 1);
     });
 
+    const expectedCall = { name: side.toolCall.stream.name, input: side.toolCall.stream.input };
+
     test('generateText: a tool call, parsed', async () => {
-      await withUpstream(profile.type, async (setup) => {
-        setup.upstream.enqueue(profile.call.reply);
-        const result = await generateText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Use a tool', tools });
-        assert.equal(result.finishReason, 'tool-calls');
-        assert.deepEqual(result.toolCalls.map((call) => ({ name: call.toolName, input: call.input })), [profile.call.expected]);
-        assert.ok(result.toolCalls[0]!.toolCallId.length > 0);
-        assert.equal(result.usage.inputTokens, profile.call.usage.input);
-        assert.equal(result.usage.outputTokens, profile.call.usage.output);
-        assert.ok(JSON.stringify(setup.upstream.requests[0]!.json).includes(profile.call.expected.name), 'the tool definitions reached the upstream');
-      });
+      setup.upstream!.enqueue(side.toolCall.stream.reply);
+      const result = await generateText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Use a tool', tools });
+      assert.equal(result.finishReason, 'tool-calls');
+      assert.deepEqual(result.toolCalls.map((call) => ({ name: call.toolName, input: call.input })), [expectedCall]);
+      assert.ok(result.toolCalls[0]!.toolCallId.length > 0);
+      assert.equal(result.usage.inputTokens, side.toolCall.usage.input);
+      assert.equal(result.usage.outputTokens, side.toolCall.usage.output);
+      assert.ok(JSON.stringify(lastRequest().json).includes(expectedCall.name), 'the tool definitions reached the upstream');
     });
 
     test('streamText: a tool call, parsed', async () => {
-      await withUpstream(profile.type, async (setup) => {
-        setup.upstream.enqueue(profile.call.reply);
-        const result = streamText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Use a tool', tools });
-        let text = '';
-        for await (const delta of result.textStream) text += delta;
-        assert.equal(text, '');
-        assert.equal(await result.finishReason, 'tool-calls');
-        const calls = await result.toolCalls;
-        assert.deepEqual(calls.map((call) => ({ name: call.toolName, input: call.input })), [profile.call.expected]);
-        const usage = await result.usage;
-        assert.equal(usage.inputTokens, profile.call.usage.input);
-        assert.equal(usage.outputTokens, profile.call.usage.output);
-      });
+      setup.upstream!.enqueue(side.toolCall.stream.reply);
+      const result = streamText({ maxRetries: 0, model: responsesModel(setup), prompt: 'Use a tool', tools });
+      let text = '';
+      for await (const delta of result.textStream) text += delta;
+      assert.equal(text, '');
+      assert.equal(await result.finishReason, 'tool-calls');
+      const calls = await result.toolCalls;
+      assert.deepEqual(calls.map((call) => ({ name: call.toolName, input: call.input })), [expectedCall]);
+      const usage = await result.usage;
+      assert.equal(usage.inputTokens, side.toolCall.usage.input);
+      assert.equal(usage.outputTokens, side.toolCall.usage.output);
     });
   });
 }

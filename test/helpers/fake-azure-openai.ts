@@ -5,6 +5,8 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { FakeUpstream } from './fake-upstream.js';
+import { relayToUpstream } from './relay-to-upstream.js';
 
 type Body = Record<string, any>;
 
@@ -49,9 +51,10 @@ const error = (status: number, code: string | null, message: string, extra: Body
 
 /**
  * Starts the fake on 127.0.0.1. `deployments` maps deployment names to the models behind them; `apiKey`
- * is the only key it takes.
+ * is the only key it takes. With `answerFrom`, chat calls that pass Azure's checks are answered by that
+ * scripted upstream (recorded OpenAI traffic: Azure's chat wire format is OpenAI's) instead of the echo model.
  */
-export async function startFakeAzureOpenAI(apiKey: string, deployments: Record<string, string>): Promise<FakeAzureOpenAI> {
+export async function startFakeAzureOpenAI(apiKey: string, deployments: Record<string, string>, options: { answerFrom?: FakeUpstream } = {}): Promise<FakeAzureOpenAI> {
   const requests: AzureRequest[] = [];
   const queued: QueuedError[] = [];
   const server = createServer(async (req, res) => {
@@ -70,6 +73,7 @@ export async function startFakeAzureOpenAI(apiKey: string, deployments: Record<s
     const next = queued.shift();
     if (next) return send(res, next, next.headers);
     const operation = url.pathname.replace(/^\/openai\/(v1|deployments\/[^/]+)/, '');
+    if (operation === '/chat/completions' && options.answerFrom) return relayToUpstream(options.answerFrom, req.url ?? '/', Buffer.concat(chunks).toString('utf8'), req, res);
     if (operation === '/chat/completions') return answerChat(res, json!, deployments[deploymentOf(url, json)!]!);
     if (operation === '/images/generations') return send(res, { status: 200, body: drawImages(json!) });
     return send(res, error(404, '404', 'Resource not found'));

@@ -9,6 +9,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { relayToUpstream } from './relay-to-upstream.js';
 
 /** The `aud` Google's token endpoint requires (https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests). */
 export const googleTokenAudience = 'https://oauth2.googleapis.com/token';
@@ -224,21 +225,6 @@ export async function startFakeVertex(options: { project: string; location: stri
     return false;
   }
 
-  /** Sends a call that passed the checks to the scripted upstream and its answer back as it streams. */
-  async function answerFromUpstream(url: string, body: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string' && name !== 'host' && name !== 'content-length') headers[name] = value;
-    const reply = await fetch(`${upstream.origin}${url}`, { method: 'POST', headers, body });
-    const replyHeaders: Record<string, string> = {};
-    reply.headers.forEach((value, name) => {
-      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(name)) replyHeaders[name] = value;
-    });
-    response.writeHead(reply.status, replyHeaders);
-    response.flushHeaders();
-    if (reply.body) for await (const chunk of reply.body as unknown as AsyncIterable<Uint8Array>) response.write(chunk);
-    response.end();
-  }
-
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const parts: Buffer[] = [];
     for await (const part of request) parts.push(part as Buffer);
@@ -247,7 +233,7 @@ export async function startFakeVertex(options: { project: string; location: stri
     if (request.method !== 'POST') return googleError(response, 405, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed.`);
     if (url === '/token') return grantToken(body, request, response);
     if (refuseModelCall(url, body, request, response)) return;
-    await answerFromUpstream(url, body, request, response);
+    await relayToUpstream(upstream, url, body, request, response);
   }
 
   const server = createServer((request, response) => {

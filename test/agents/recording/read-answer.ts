@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import type { components } from '../../../generated/api.js';
 import { assertAnthropicStream, parseAnthropicSse } from '../../helpers/anthropic-stream.js';
 import { assertMatchesSchema } from '../../helpers/contract-schemas.js';
-import { chunkText, parseGeminiSse, type GeminiChunk } from '../../helpers/gemini-profiles.js';
+import { chunkText, parseGeminiSse, type GeminiChunk } from '../../helpers/gemini-sse.js';
 import { assertResponsesStream, parseResponsesSse, terminalResponse, type ResponsesResponse } from '../../helpers/responses-stream.js';
 import type { ScriptedProtocol } from '../scripted-upstream/start-scripted-upstream.js';
 
