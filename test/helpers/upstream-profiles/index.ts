@@ -1,6 +1,6 @@
 // The one table of upstream profiles every protocol's SDK suite iterates. It is keyed by provider type, so
 // a type added to the config without a profile here fails type-checking.
-import { providerTypes, type ProviderType } from '../../../server/config/config-schema.js';
+import { providerTypes, type ProviderType } from '../../../server/providers/registry.js';
 import { anthropicProfile } from './anthropic.js';
 import { bedrockProfile } from './bedrock.js';
 import { builtinProfile } from './builtin.js';
