@@ -981,7 +981,7 @@ export type components = {
             output_formats: ("png" | "jpeg" | "webp")[];
         };
         /** @enum {string} */
-        ModelCapability: "chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit";
+        ModelCapability: "chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit" | "embeddings";
         ModelList: {
             /** @enum {string} */
             object: "list";
@@ -1066,7 +1066,7 @@ export type components = {
         Permissions: {
             /** @description Model IDs, exact or `prefix/*` patterns. */
             models?: string[];
-            capabilities?: ("chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit")[];
+            capabilities?: ("chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit" | "embeddings")[];
             /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` a request may ask for. */
             max_output_tokens?: number;
             image_sizes?: string[];

@@ -21,6 +21,7 @@ export const modelCapabilities = [
   'reasoning',
   'image_generation',
   'image_edit',
+  'embeddings',
 ] as const;
 export type ModelCapability = (typeof modelCapabilities)[number];
 

@@ -1,5 +1,6 @@
 import type { ProviderType } from '../config/config-schema.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../core/image-types.js';
+import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding-types.js';
 import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 
@@ -35,6 +36,12 @@ export interface Provider {
   countTokens?(request: ModelRequest, context: CallContext): Promise<number>;
   /** Present on providers that can make images; which models may use it is the models' capabilities. */
   readonly images?: ImageProvider;
+  /**
+   * Present on providers whose upstream embeds text; which models may use it is the models' capabilities
+   * (`embeddings`). Throws a GatewayError with `upstream` set when the upstream refuses, so the router can
+   * retry or fall back.
+   */
+  readonly embeddings?: EmbeddingProvider;
   /** Releases pooled upstream connections (shutdown, tests). */
   close?(): Promise<void>;
 }
@@ -52,6 +59,11 @@ export interface ImageProvider {
    * one completed event. Like `stream()`, these throw before their first event when the upstream refuses.
    */
   readonly streaming?: ImageStreamingProvider;
+}
+
+/** Embeds texts: one vector per input, in order. */
+export interface EmbeddingProvider {
+  embed(request: EmbeddingRequest, context: CallContext): Promise<EmbeddingResult>;
 }
 
 /** Streamed image answers (`stream: true`), with `partialImages` partial images before each final one. */

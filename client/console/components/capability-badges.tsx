@@ -11,6 +11,7 @@ const labels: Record<Capability, string> = {
   reasoning: 'Reasoning',
   image_generation: 'Image generation',
   image_edit: 'Image editing',
+  embeddings: 'Embeddings',
 };
 
 export function capabilityLabel(capability: Capability): string {
