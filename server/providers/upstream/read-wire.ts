@@ -20,9 +20,11 @@ export interface WireSource {
  * const chunk = readWire(chatChunkSchema, jsonEvent(data, providerId), { providerId, wire: 'openai' }, 'chunk');
  */
 export function readWire<Schema extends z.ZodType>(schema: Schema, value: unknown, source: WireSource, what: string): z.output<Schema> {
-  const result = schema.safeParse(value, { error: requiredMessage });
+  const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const problems = result.error.issues.slice(0, 3).map((issue) => (issue.path.length ? `${fieldPath(issue.path)}: ${issue.message}` : issue.message));
+  // Read again for the message: an error map on every parse costs more than the parse itself.
+  const issues = schema.safeParse(value, { error: requiredMessage }).error?.issues ?? result.error.issues;
+  const problems = issues.slice(0, 3).map((issue) => (issue.path.length ? `${fieldPath(issue.path)}: ${issue.message}` : issue.message));
   const { providerId, wire } = source;
   throw new GatewayError('upstream', `The upstream provider '${providerId}' (${wire}) sent a malformed ${what}: ${problems.join('; ')}`, {
     upstream: { providerId },
