@@ -66,8 +66,7 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
   // server that sends both means the same text, so one is read.
   const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
   if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
-  const content = nonEmpty(delta.content);
-  if (content) yield { type: 'text_delta', text: content };
+  yield* convertContent(delta.content);
   // A refusal is the model's answer in words; we have no refusal part, so the client sees it as text.
   const refusal = nonEmpty(delta.refusal);
   if (refusal) yield { type: 'text_delta', text: refusal };
@@ -84,6 +83,20 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
     }
     const argumentsDelta = nonEmpty(fn?.arguments);
     if (argumentsDelta) yield { type: 'tool_call_delta', index, argumentsDelta };
+  }
+}
+
+/** `content` as text, or as Mistral's parts: text parts are text, thinking parts reasoning. */
+function* convertContent(content: ChatDelta['content']): Generator<StreamEvent> {
+  if (typeof content === 'string') {
+    if (content !== '') yield { type: 'text_delta', text: content };
+    return;
+  }
+  for (const part of content ?? []) {
+    if (part.type === 'text' && part.text !== '') yield { type: 'text_delta', text: part.text };
+    if (part.type !== 'thinking') continue;
+    const thinking = part.thinking.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
+    if (thinking !== '') yield { type: 'reasoning_delta', text: thinking };
   }
 }
 

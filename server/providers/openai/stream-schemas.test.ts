@@ -61,6 +61,21 @@ describe('Chat Completions chunks the translation reads', () => {
     ]);
   });
 
+  it("read Mistral's content parts: thinking as reasoning, text as text, other parts passed over", async () => {
+    const parts = (content: unknown[], finish: string | null = null) => sse({ choices: [{ index: 0, delta: { content }, finish_reason: finish }] });
+    const events = await convert([
+      parts([{ type: 'thinking', thinking: [{ type: 'text', text: 'A greeting' }, { type: 'reference', id: 1 }] }]),
+      parts([{ type: 'text', text: 'Hello' }, { type: 'image_url', image_url: 'x' }], 'stop'),
+      done,
+    ]);
+    assert.deepEqual(events, [
+      { type: 'start' },
+      { type: 'reasoning_delta', text: 'A greeting' },
+      { type: 'text_delta', text: 'Hello' },
+      { type: 'finish', reason: 'stop' },
+    ]);
+  });
+
   it('fail the stream on choices that are not an array, naming the provider and the field', async () => {
     const { error, before } = await failure([opening, sse({ id: 'chatcmpl-1', choices: { index: 0, delta: { content: '!' } } }), done]);
     assert.equal(error.kind, 'upstream');

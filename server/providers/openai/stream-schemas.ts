@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { openUnion } from '../upstream/open-union.js';
 
 /**
  * What the translation reads of a Chat Completions chunk
@@ -28,8 +29,16 @@ const toolCallDelta = z.object({
   function: z.object({ name: text, arguments: text }).nullish(),
 });
 
+const textPart = z.object({ type: z.literal('text'), text: z.string() });
+
+/**
+ * Mistral's reasoning models (Magistral) send `content` as parts: `text`, and `thinking` holding text
+ * parts. Other part types read as `(other)`.
+ */
+const contentPart = openUnion([textPart, z.object({ type: z.literal('thinking'), thinking: z.array(openUnion([textPart])) })]);
+
 const delta = z.object({
-  content: text,
+  content: z.union([z.string(), z.array(contentPart)]).nullish(),
   refusal: text,
   /** DeepSeek and vLLM (older) name reasoning text `reasoning_content`… */
   reasoning_content: text,
