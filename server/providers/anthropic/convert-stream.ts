@@ -30,9 +30,8 @@ type Block =
  *
  * Ends with `finish` then `usage` at `message_stop`; an `error` event, a payload that is not JSON or not
  * the shape of its event (stream-schemas.ts), or a stream that stops before `message_stop` throws a
- * GatewayError. With `jsonToolName`, the JSON tool's input
- * comes out as the answer's text, and text the model wrote before calling it is dropped, so the text is
- * exactly the JSON.
+ * GatewayError. With `jsonToolName`, the JSON tool's input comes out as the answer's text, and text the
+ * model wrote before calling it is dropped, so the text is exactly the JSON.
  *
  * @example
  * yield* convertAnthropicStream(readSse(body), { providerId: 'anthropic', jsonToolName: 'json' });

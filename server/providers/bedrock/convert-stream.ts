@@ -82,8 +82,9 @@ function readEvent(message: EventStreamMessage, source: WireSource): BedrockStre
   if (message.messageType !== 'event') {
     throw new GatewayError('upstream', `The upstream provider '${providerId}' failed: ${message.type || 'stream error'}.`, { upstream: { providerId } });
   }
+  const payload = jsonEvent(message.payload, providerId);
   // The header names the event; the payload has no type of its own.
-  const payload = Object.assign(jsonEvent(message.payload, providerId), { type: message.type });
+  payload.type = message.type;
   // Only a known type can fail its schema, so the name in the message is never the upstream's own text.
   return readWire(bedrockStreamEventSchema, payload, source, `${message.type} event`);
 }

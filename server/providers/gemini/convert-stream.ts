@@ -8,7 +8,7 @@ import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { geminiStreamFailure } from './read-error.js';
 import { readGeminiUsage } from './read-usage.js';
-import { geminiChunkSchema, type GeminiResponsePart, type GeminiUsageMetadata } from './stream-schemas.js';
+import { geminiChunkSchema, type GeminiChunk, type GeminiResponsePart, type GeminiUsageMetadata } from './stream-schemas.js';
 
 /**
  * Converts Gemini's `streamGenerateContent?alt=sse` events into gateway stream events
@@ -58,7 +58,7 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
 }
 
 /** Reads one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
-function readChunk(data: string, source: WireSource) {
+function readChunk(data: string, source: WireSource): GeminiChunk {
   const chunk = jsonEvent(data, source.providerId);
   if (asRecord(chunk.error)) throw geminiStreamFailure(source.providerId, chunk);
   return readWire(geminiChunkSchema, chunk, source, 'GenerateContentResponse');

@@ -49,3 +49,4 @@ export const geminiChunkSchema = z.object({
   promptFeedback: z.object({ blockReason: z.string().nullish() }).nullish(),
   usageMetadata: geminiUsageSchema.nullish(),
 });
+export type GeminiChunk = z.output<typeof geminiChunkSchema>;
