@@ -47,7 +47,7 @@ const pairings: Pairing[] = [
     wire: 'openai-chat',
     fixture: 'openai-chat/stream-text-include-usage.chunks.txt',
     malformed: { data: '{"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":42}}]}' },
-    complaint: '(openai) sent a malformed chunk: choices[0].delta.content: Invalid input: expected string, received number',
+    complaint: '(openai) sent a malformed chunk: choices[0].delta.content: Invalid input: expected string or array, received number',
   },
 ];
 

@@ -87,9 +87,11 @@ describe('Chat Completions chunks the translation reads', () => {
     ]);
   });
 
-  it('fail the stream on usage counts that are strings, and on a delta that is not an object', async () => {
+  it('fail the stream on usage counts that are strings, content that is neither text nor parts, and a delta that is not an object', async () => {
     const usage = await failure([opening, sse({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }], usage: { prompt_tokens: '3', completion_tokens: 2 } }), done]);
     assert.match(usage.error.message, /\(openai\) sent a malformed chunk: usage\.prompt_tokens: Invalid input: expected number, received string$/);
+    const content = await failure([sse({ choices: [{ index: 0, delta: { content: 42 } }] })]);
+    assert.match(content.error.message, /malformed chunk: choices\[0\]\.delta\.content: Invalid input: expected string or array, received number$/);
     const delta = await failure([sse({ choices: [{ index: 0, delta: 'Hi' }] })]);
     assert.match(delta.error.message, /malformed chunk: choices\[0\]\.delta: Invalid input: expected object, received string$/);
     assert.deepEqual(delta.before, [], 'nothing came out of the chunk before it was refused');

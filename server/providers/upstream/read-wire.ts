@@ -23,7 +23,7 @@ export function readWire<Schema extends z.ZodType>(schema: Schema, value: unknow
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // Read again for the message: an error map on every parse costs more than the parse itself.
-  const issues = schema.safeParse(value, { error: requiredMessage }).error?.issues ?? result.error.issues;
+  const issues = schema.safeParse(value, { error: plainMessage }).error?.issues ?? result.error.issues;
   const problems = issues.slice(0, 3).map((issue) => (issue.path.length ? `${fieldPath(issue.path)}: ${issue.message}` : issue.message));
   const { providerId, wire } = source;
   throw new GatewayError('upstream', `The upstream provider '${providerId}' (${wire}) sent a malformed ${what}: ${problems.join('; ')}`, {
@@ -31,9 +31,18 @@ export function readWire<Schema extends z.ZodType>(schema: Schema, value: unknow
   });
 }
 
-/** zod's default for a missing field is "expected object, received undefined"; "required" says it plainly. */
-function requiredMessage(issue: z.core.$ZodRawIssue): string | undefined {
-  return issue.code === 'invalid_type' && issue.input === undefined ? 'required' : undefined;
+/**
+ * Plainer words than zod's defaults where they say little: a missing field is "required" (not "expected
+ * object, received undefined"), and a field of one of several types (OpenAI's `content`: text or parts)
+ * says which, where zod says only "Invalid input".
+ */
+function plainMessage(issue: z.core.$ZodRawIssue): string | undefined {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'required';
+  if (issue.code !== 'invalid_union') return undefined;
+  const expected = issue.errors.map((option) => (option.length === 1 && option[0]!.code === 'invalid_type' ? option[0]!.expected : undefined));
+  if (expected.includes(undefined)) return undefined;
+  const received = issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input;
+  return `Invalid input: expected ${expected.join(' or ')}, received ${received}`;
 }
 
 /** `['choices', 0, 'delta']` → `choices[0].delta`. */
