@@ -66,7 +66,12 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
   // server that sends both means the same text, so one is read.
   const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
   if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
-  yield* convertContent(delta.content);
+  // Text, or (rarely) Mistral's parts: a nested generator per chunk would cost more than the chunk's parse.
+  if (typeof delta.content === 'string') {
+    if (delta.content !== '') yield { type: 'text_delta', text: delta.content };
+  } else if (delta.content) {
+    yield* convertContentParts(delta.content);
+  }
   // A refusal is the model's answer in words; we have no refusal part, so the client sees it as text.
   const refusal = nonEmpty(delta.refusal);
   if (refusal) yield { type: 'text_delta', text: refusal };
@@ -86,13 +91,9 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
   }
 }
 
-/** `content` as text, or as Mistral's parts: text parts are text, thinking parts reasoning. */
-function* convertContent(content: ChatDelta['content']): Generator<StreamEvent> {
-  if (typeof content === 'string') {
-    if (content !== '') yield { type: 'text_delta', text: content };
-    return;
-  }
-  for (const part of content ?? []) {
+/** Mistral's `content` parts: text parts are text, thinking parts reasoning. */
+function* convertContentParts(content: Exclude<ChatDelta['content'], string | null | undefined>): Generator<StreamEvent> {
+  for (const part of content) {
     if (part.type === 'text' && part.text !== '') yield { type: 'text_delta', text: part.text };
     if (part.type !== 'thinking') continue;
     const thinking = part.thinking.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
