@@ -19,7 +19,7 @@ export const anthropicUsageSchema = z.object({
   cache_read_input_tokens: count,
   cache_creation_input_tokens: count,
 });
-export type AnthropicUsage = z.output<typeof anthropicUsageSchema>;
+export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
 
 /** Server tool calls, their results, and block types newer than this code read as `(other)`. */
 const contentBlock = openUnion([
@@ -50,4 +50,4 @@ export const anthropicStreamEventSchema = openUnion([
   }),
   z.object({ type: z.literal('message_stop') }),
 ]);
-export type AnthropicStreamEvent = z.output<typeof anthropicStreamEventSchema>;
+export type AnthropicStreamEvent = z.infer<typeof anthropicStreamEventSchema>;

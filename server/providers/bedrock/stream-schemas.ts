@@ -16,7 +16,7 @@ const blockIndex = z.number();
 
 /** Like Anthropic, Converse counts cache reads and writes apart from `inputTokens`. */
 const usage = z.object({ inputTokens: count, outputTokens: count, cacheReadInputTokens: count, cacheWriteInputTokens: count });
-export type BedrockUsage = z.output<typeof usage>;
+export type BedrockUsage = z.infer<typeof usage>;
 
 /** One of `text`, `toolUse` (the input as partial JSON), `reasoningContent`, or a kind the converter skips. */
 const delta = z.object({
@@ -26,7 +26,7 @@ const delta = z.object({
     .object({ text: z.string().nullish(), signature: z.string().nullish(), redactedContent: z.string().nullish() })
     .nullish(),
 });
-export type BedrockDelta = z.output<typeof delta>;
+export type BedrockDelta = z.infer<typeof delta>;
 
 export const bedrockStreamEventSchema = openUnion([
   z.object({ type: z.literal('messageStart') }),
@@ -41,4 +41,4 @@ export const bedrockStreamEventSchema = openUnion([
   z.object({ type: z.literal('messageStop'), stopReason: z.string() }),
   z.object({ type: z.literal('metadata'), usage: usage.nullish() }),
 ]);
-export type BedrockStreamEvent = z.output<typeof bedrockStreamEventSchema>;
+export type BedrockStreamEvent = z.infer<typeof bedrockStreamEventSchema>;

@@ -19,7 +19,7 @@ export const geminiUsageSchema = z.object({
   toolUsePromptTokenCount: count,
   thoughtsTokenCount: count,
 });
-export type GeminiUsageMetadata = z.output<typeof geminiUsageSchema>;
+export type GeminiUsageMetadata = z.infer<typeof geminiUsageSchema>;
 
 /** A response part: text (or a thought), a whole function call, or a kind the converter skips. */
 const part = z.object({
@@ -34,7 +34,7 @@ const part = z.object({
     })
     .nullish(),
 });
-export type GeminiResponsePart = z.output<typeof part>;
+export type GeminiResponsePart = z.infer<typeof part>;
 
 export const geminiChunkSchema = z.object({
   responseId: z.string().nullish(),
@@ -49,4 +49,4 @@ export const geminiChunkSchema = z.object({
   promptFeedback: z.object({ blockReason: z.string().nullish() }).nullish(),
   usageMetadata: geminiUsageSchema.nullish(),
 });
-export type GeminiChunk = z.output<typeof geminiChunkSchema>;
+export type GeminiChunk = z.infer<typeof geminiChunkSchema>;

@@ -20,7 +20,7 @@ export const chatUsageSchema = z.object({
   prompt_tokens_details: z.object({ cached_tokens: count }).nullish(),
   completion_tokens_details: z.object({ reasoning_tokens: count }).nullish(),
 });
-export type ChatWireUsage = z.output<typeof chatUsageSchema>;
+export type ChatWireUsage = z.infer<typeof chatUsageSchema>;
 
 const toolCallDelta = z.object({
   /** Required by OpenAI; servers that send whole calls without it are numbered by position. */
@@ -46,7 +46,7 @@ const delta = z.object({
   reasoning: text,
   tool_calls: z.array(toolCallDelta).nullish(),
 });
-export type ChatDelta = z.output<typeof delta>;
+export type ChatDelta = z.infer<typeof delta>;
 
 export const chatChunkSchema = z.object({
   id: text,

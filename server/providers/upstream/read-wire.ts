@@ -19,7 +19,7 @@ export interface WireSource {
  * @example
  * const chunk = readWire(chatChunkSchema, jsonEvent(data, providerId), { providerId, wire: 'openai' }, 'chunk');
  */
-export function readWire<Schema extends z.ZodType>(schema: Schema, value: unknown, source: WireSource, what: string): z.output<Schema> {
+export function readWire<Schema extends z.ZodType>(schema: Schema, value: unknown, source: WireSource, what: string): z.infer<Schema> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   // Read again for the message: an error map on every parse costs more than the parse itself.
