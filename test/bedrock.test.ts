@@ -192,6 +192,15 @@ describe('bedrock through the gateway', () => {
       return true;
     });
   });
+
+  test('an event that is not the shape of its type is a 502 naming the provider and the field', async () => {
+    answer = () => ({ items: [{ event: 'messageStart', payload: { role: 'assistant' } }, { event: 'contentBlockDelta', payload: { contentBlockIndex: 0 } }] });
+    await assert.rejects(openai.chat.completions.create({ model: 'claude', messages: [{ role: 'user', content: 'Hi' }] }), (error: unknown) => {
+      assert.ok(error instanceof OpenAI.APIError && error.status === 502, String(error));
+      assert.match(error.message, /'aws' \(bedrock\) sent a malformed contentBlockDelta event: delta: required/);
+      return true;
+    });
+  });
 });
 
 describe('bedrock with image URLs', () => {

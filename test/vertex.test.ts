@@ -204,6 +204,13 @@ describe('Gemini on Vertex', () => {
     assert.ok(error instanceof OpenAI.RateLimitError);
     assert.match(error.message, /Resource exhausted/);
   });
+
+  test('a chunk that is not a GenerateContentResponse reaches an openai client as a 502 naming the vertex provider', async () => {
+    vertex.upstream.enqueue({ sse: [{ data: JSON.stringify({ candidates: [{ content: { parts: [{ text: 42 }] } }] }) }] });
+    const error = await openai.chat.completions.create({ model: 'gemini-on-vertex', messages: [{ role: 'user', content: 'Hi' }] }).catch((caught: unknown) => caught);
+    assert.ok(error instanceof OpenAI.APIError && error.status === 502, String(error));
+    assert.match(error.message, /'vertex-gemini' \(gemini\) sent a malformed GenerateContentResponse: candidates\[0\]\.content\.parts\[0\]\.text: Invalid input: expected string, received number/);
+  });
 });
 
 describe('Claude on Vertex', () => {

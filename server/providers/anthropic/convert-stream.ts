@@ -1,12 +1,12 @@
 import type { StreamEvent } from '../../core/types.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
-import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
+import { readWire, type WireSource } from '../upstream/read-wire.js';
 import { mapAnthropicStopReason } from './map-finish-reason.js';
 import { anthropicStreamError } from './read-error.js';
 import { emptyUsageTally, readAnthropicUsage, toGatewayUsage } from './read-usage.js';
-import type { AnthropicStreamEvent } from './wire-types.js';
+import { anthropicStreamEventSchema, type AnthropicStreamEvent } from './stream-schemas.js';
 
 export interface AnthropicStreamOptions {
   /** The config's provider ID, named in errors. */
@@ -28,16 +28,17 @@ type Block =
  * Anthropic's Messages stream as gateway stream events
  * (https://docs.anthropic.com/en/docs/build-with-claude/streaming).
  *
- * Ends with `finish` then `usage` at `message_stop`; an `error` event, a payload that is not JSON, or a
- * stream that stops before `message_stop` throws a GatewayError. With `jsonToolName`, the JSON tool's input
- * comes out as the answer's text, and text the model wrote before calling it is dropped, so the text is
- * exactly the JSON.
+ * Ends with `finish` then `usage` at `message_stop`; an `error` event, a payload that is not JSON or not
+ * the shape of its event (stream-schemas.ts), or a stream that stops before `message_stop` throws a
+ * GatewayError. With `jsonToolName`, the JSON tool's input comes out as the answer's text, and text the
+ * model wrote before calling it is dropped, so the text is exactly the JSON.
  *
  * @example
  * yield* convertAnthropicStream(readSse(body), { providerId: 'anthropic', jsonToolName: 'json' });
  */
 export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, options: AnthropicStreamOptions): AsyncGenerator<StreamEvent> {
   const { providerId, jsonToolName } = options;
+  const source = { providerId, wire: 'anthropic' };
   const blocks = new Map<number, Block>();
   const usage = emptyUsageTally();
   let stopReason: string | null | undefined;
@@ -60,17 +61,15 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
   };
 
   for await (const sse of events) {
-    const event = parseEvent(sse, providerId);
-    const type = event.type ?? sse.event;
-    switch (type) {
+    const event = readEvent(sse, source);
+    switch (event.type) {
       case 'message_start':
-        readAnthropicUsage(usage, event.message?.usage);
-        yield event.message?.id ? { type: 'start', id: event.message.id } : { type: 'start' };
+        readAnthropicUsage(usage, event.message.usage);
+        yield event.message.id ? { type: 'start', id: event.message.id } : { type: 'start' };
         break;
       case 'content_block_start': {
-        const block = event.content_block;
-        const index = event.index ?? blocks.size;
-        switch (block?.type) {
+        const { content_block: block, index } = event;
+        switch (block.type) {
           case 'text':
             blocks.set(index, { kind: 'text' });
             yield* text(block.text);
@@ -83,7 +82,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
             } else {
               yield* releaseHeldText();
               blocks.set(index, { kind: 'tool', index: toolCalls, sentArguments: false });
-              yield { type: 'tool_call_start', index: toolCalls, id: block.id ?? '', name: block.name ?? '' };
+              yield { type: 'tool_call_start', index: toolCalls, id: block.id, name: block.name };
               toolCalls += 1;
             }
             break;
@@ -101,9 +100,9 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
         break;
       }
       case 'content_block_delta': {
-        const block = blocks.get(event.index ?? -1);
+        const block = blocks.get(event.index);
         const delta = event.delta;
-        if (!block || !delta) break;
+        if (!block) break;
         switch (delta.type) {
           case 'text_delta':
             if (block.kind === 'text') yield* text(delta.text);
@@ -129,7 +128,7 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
         break;
       }
       case 'content_block_stop': {
-        const block = blocks.get(event.index ?? -1);
+        const block = blocks.get(event.index);
         if (block?.kind !== 'tool') break;
         // A call without arguments streams none; `{}` keeps the arguments parseable for the client.
         if (!block.sentArguments) yield { type: 'tool_call_delta', index: block.index, argumentsDelta: '{}' };
@@ -138,8 +137,8 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
       }
       case 'message_delta':
         readAnthropicUsage(usage, event.usage);
-        if (event.delta?.stop_reason !== undefined) stopReason = event.delta.stop_reason;
-        if (event.delta?.stop_sequence !== undefined) stopSequence = event.delta.stop_sequence;
+        if (event.delta.stop_reason !== undefined) stopReason = event.delta.stop_reason;
+        if (event.delta.stop_sequence !== undefined) stopSequence = event.delta.stop_sequence;
         break;
       case 'message_stop': {
         yield* releaseHeldText();
@@ -148,8 +147,6 @@ export async function* convertAnthropicStream(events: AsyncIterable<SseEvent>, o
         yield { type: 'usage', usage: toGatewayUsage(usage) };
         return;
       }
-      case 'error':
-        throw anthropicStreamError(asRecord(event), providerId);
       default:
       // `ping` and event types newer than this code.
     }
@@ -161,6 +158,12 @@ function reasoning(text: string, signature?: string): StreamEvent {
   return signature ? { type: 'reasoning_delta', text, signature } : { type: 'reasoning_delta', text };
 }
 
-function parseEvent(sse: SseEvent, providerId: string): AnthropicStreamEvent {
-  return jsonEvent(sse.data, providerId) as AnthropicStreamEvent;
+/** One event, checked against its schema; an `error` event (any shape) is thrown as the error it reports. */
+function readEvent(sse: SseEvent, source: WireSource): AnthropicStreamEvent {
+  const payload = jsonEvent(sse.data, source.providerId);
+  // Anthropic names each event in its payload as well as on its `event:` line; either will do.
+  if (typeof payload.type !== 'string' && sse.event) payload.type = sse.event;
+  if (payload.type === 'error') throw anthropicStreamError(payload, source.providerId);
+  // Only a known type can fail its schema, so the name in the message is never the upstream's own text.
+  return readWire(anthropicStreamEventSchema, payload, source, `${String(payload.type)} event`);
 }

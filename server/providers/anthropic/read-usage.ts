@@ -1,5 +1,5 @@
 import type { Usage } from '../../core/types.js';
-import type { AnthropicUsage } from './wire-types.js';
+import type { AnthropicUsage } from './stream-schemas.js';
 
 /** Anthropic's four token counts as read so far from `message_start`, `message_delta` or a whole message. */
 export interface AnthropicUsageTally {
@@ -13,7 +13,10 @@ export function emptyUsageTally(): AnthropicUsageTally {
   return { input: 0, cacheRead: 0, cacheWrite: 0, output: 0 };
 }
 
-/** Counts are cumulative, and `message_delta` may repeat or correct the input counts: the latest wins. */
+/**
+ * Counts are cumulative, and `message_delta` may repeat or correct the input counts: the latest wins. The
+ * pass-through reads usage without checking it first, so counts that are not numbers are passed over.
+ */
 export function readAnthropicUsage(into: AnthropicUsageTally, usage: AnthropicUsage | null | undefined): void {
   if (!usage) return;
   const count = (value: unknown, previous: number) => (typeof value === 'number' && Number.isFinite(value) ? value : previous);

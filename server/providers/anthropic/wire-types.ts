@@ -1,8 +1,6 @@
 /**
- * The slice of Anthropic's Messages wire format this provider writes and reads
- * (https://docs.anthropic.com/en/api/messages, https://docs.anthropic.com/en/docs/build-with-claude/streaming).
- * Deliberately minimal: only the fields we set or read. Everything read from the upstream is optional,
- * because the stream is untrusted and Anthropic adds fields and event types over time.
+ * The slice of Anthropic's Messages wire format this provider writes (https://docs.anthropic.com/en/api/messages).
+ * Deliberately minimal: only the fields we set. What we read back is checked by stream-schemas.ts.
  */
 
 /** `{type:'ephemeral'}` marks the end of a cacheable prefix; `ttl` is `5m` (default) or `1h`. */
@@ -108,37 +106,5 @@ export interface AnthropicRequest {
   metadata?: { user_id: string };
 }
 
-/** `usage` in `message_start.message` and `message_delta`; counts are cumulative. */
-export interface AnthropicUsage {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
-
-/** A stream event's JSON as far as we read it; unknown `type`s are skipped. */
-export interface AnthropicStreamEvent {
-  type?: string;
-  index?: number;
-  message?: { id?: string; usage?: AnthropicUsage | null } | null;
-  content_block?: {
-    type?: string;
-    id?: string;
-    name?: string;
-    text?: string;
-    thinking?: string;
-    signature?: string;
-    data?: string;
-  } | null;
-  delta?: {
-    type?: string;
-    text?: string;
-    partial_json?: string;
-    thinking?: string;
-    signature?: string;
-    stop_reason?: string | null;
-    stop_sequence?: string | null;
-  } | null;
-  usage?: AnthropicUsage | null;
-  error?: { type?: string; message?: string } | null;
-}
+/** What is read back is described by the schemas in stream-schemas.ts; the pass-through names its usage type here. */
+export type { AnthropicUsage } from './stream-schemas.js';

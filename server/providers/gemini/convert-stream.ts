@@ -3,11 +3,12 @@ import type { StreamEvent } from '../../core/types.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
+import { readWire, type WireSource } from '../upstream/read-wire.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { mapGeminiFinishReason } from './map-finish-reason.js';
 import { geminiStreamFailure } from './read-error.js';
 import { readGeminiUsage } from './read-usage.js';
-import type { GeminiChunk, GeminiResponsePart, GeminiUsageMetadata } from './wire-types.js';
+import { geminiChunkSchema, type GeminiChunk, type GeminiResponsePart, type GeminiUsageMetadata } from './stream-schemas.js';
 
 /**
  * Converts Gemini's `streamGenerateContent?alt=sse` events into gateway stream events
@@ -15,12 +16,14 @@ import type { GeminiChunk, GeminiResponsePart, GeminiUsageMetadata } from './wir
  *
  * Every event is a whole GenerateContentResponse holding only what is new, except `usageMetadata`, which
  * is cumulative. `finish` and `usage` therefore come once the stream has ended, from the last values seen.
- * A stream that ends without any finishReason was cut off and is an error, not a short answer.
+ * A stream that ends without any finishReason was cut off and is an error, not a short answer; an event
+ * that is not the shape of a GenerateContentResponse (stream-schemas.ts) is one too.
  *
  * @example
  * yield* convertGeminiStream(readSse(client.chunks(reply, signal)), 'google');
  */
 export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<StreamEvent> {
+  const source = { providerId, wire: 'gemini' };
   let started = false;
   let toolCalls = 0;
   let finishReason: string | undefined;
@@ -29,21 +32,17 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
 
   for await (const event of events) {
     if (event.data.trim() === '') continue;
-    const chunk = readChunk(event.data, providerId);
+    const chunk = readChunk(event.data, source);
     if (!started) {
       started = true;
       yield typeof chunk.responseId === 'string' ? { type: 'start', id: chunk.responseId } : { type: 'start' };
     }
-    const usageMetadata = asRecord(chunk.usageMetadata);
-    if (usageMetadata) usage = usageMetadata;
+    if (chunk.usageMetadata) usage = chunk.usageMetadata;
     // We never ask for more than one candidate.
-    const candidate = Array.isArray(chunk.candidates) ? asRecord(chunk.candidates[0]) : undefined;
-    if (!candidate && typeof asRecord(chunk.promptFeedback)?.blockReason === 'string') blocked = true;
-    const parts = asRecord(candidate?.content)?.parts;
-    for (const part of Array.isArray(parts) ? (parts as unknown[]) : []) {
-      const record = asRecord(part);
-      if (!record) continue;
-      for (const converted of convertPart(record as GeminiResponsePart, toolCalls)) {
+    const candidate = chunk.candidates?.[0];
+    if (!candidate && typeof chunk.promptFeedback?.blockReason === 'string') blocked = true;
+    for (const part of candidate?.content?.parts ?? []) {
+      for (const converted of convertPart(part, toolCalls)) {
         if (converted.type === 'tool_call_end') toolCalls += 1;
         yield converted;
       }
@@ -58,11 +57,11 @@ export async function* convertGeminiStream(events: AsyncIterable<SseEvent>, prov
   if (usage) yield { type: 'usage', usage: readGeminiUsage(usage) };
 }
 
-/** Parses one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
-function readChunk(data: string, providerId: string): GeminiChunk {
-  const chunk = jsonEvent(data, providerId);
-  if (asRecord(chunk.error)) throw geminiStreamFailure(providerId, chunk);
-  return chunk as GeminiChunk;
+/** Reads one event; an `error` chunk (Gemini's way to fail after the 200) is thrown like an HTTP error. */
+function readChunk(data: string, source: WireSource): GeminiChunk {
+  const chunk = jsonEvent(data, source.providerId);
+  if (asRecord(chunk.error)) throw geminiStreamFailure(source.providerId, chunk);
+  return readWire(geminiChunkSchema, chunk, source, 'GenerateContentResponse');
 }
 
 /**
@@ -72,18 +71,18 @@ function readChunk(data: string, providerId: string): GeminiChunk {
  * carried yet, nor are code-execution parts.
  */
 function convertPart(part: GeminiResponsePart, index: number): StreamEvent[] {
-  const call = asRecord(part.functionCall);
+  const call = part.functionCall;
   if (call) {
     const signature = signatureOf(part);
     return [
       {
         type: 'tool_call_start',
         index,
-        id: typeof call.id === 'string' && call.id !== '' ? call.id : `call_${randomString(12)}`,
-        name: typeof call.name === 'string' ? call.name : '',
+        id: call.id || `call_${randomString(12)}`,
+        name: call.name,
         ...(signature && { signature }),
       },
-      { type: 'tool_call_delta', index, argumentsDelta: JSON.stringify(asRecord(call.args) ?? {}) },
+      { type: 'tool_call_delta', index, argumentsDelta: JSON.stringify(call.args ?? {}) },
       { type: 'tool_call_end', index },
     ];
   }

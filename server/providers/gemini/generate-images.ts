@@ -6,7 +6,7 @@ import { asRecord } from '../upstream/parse-json.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { geminiModelPath } from './forward-generate.js';
 import { readGeminiUsage } from './read-usage.js';
-import type { GeminiUsageMetadata } from './wire-types.js';
+import type { GeminiUsageMetadata } from './stream-schemas.js';
 
 /** The aspect ratios Gemini's image models take (`imageConfig.aspectRatio`). */
 const aspectRatios = ['1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];

@@ -1,10 +1,11 @@
 import type { Usage } from '../../core/types.js';
-import type { GeminiUsageMetadata } from './wire-types.js';
+import type { GeminiUsageMetadata } from './stream-schemas.js';
 
 /**
  * Gemini's `usageMetadata` in the gateway's terms. Gemini counts thoughts apart from candidates; the
  * gateway's output includes reasoning. Tokens of tool results fed back by Gemini's own tools are prompt
- * tokens too. Counts that are missing (Gemini leaves out zeros) are 0.
+ * tokens too. Counts that are missing (Gemini leaves out zeros) are 0, as are counts that are not numbers
+ * in the answers the pass-through and image calls read without checking them first.
  */
 export function readGeminiUsage(metadata: GeminiUsageMetadata): Usage {
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);

@@ -1,7 +1,7 @@
 /**
- * The slice of Gemini's generateContent wire format this provider writes and reads
- * (https://ai.google.dev/api/generate-content). Deliberately minimal and tolerant: only the fields we set
- * or read, and everything from the upstream optional, because chunks omit what did not change.
+ * The slice of Gemini's generateContent wire format this provider writes
+ * (https://ai.google.dev/api/generate-content). Deliberately minimal: only the fields we set. What we read
+ * back is checked by stream-schemas.ts.
  */
 
 /** A request part; exactly one data field is set, `thoughtSignature` rides next to it. */
@@ -50,43 +50,5 @@ export interface GeminiRequest {
   generationConfig?: GeminiGenerationConfig;
 }
 
-/** A response part as the upstream sends it: any field may be missing. */
-export interface GeminiResponsePart {
-  text?: string;
-  thought?: boolean;
-  thoughtSignature?: string;
-  functionCall?: { id?: string; name?: string; args?: Record<string, unknown> };
-  inlineData?: { mimeType?: string; data?: string };
-}
-
-export interface GeminiCandidate {
-  content?: { role?: string; parts?: GeminiResponsePart[] };
-  finishReason?: string;
-  index?: number;
-}
-
-export interface GeminiUsageMetadata {
-  promptTokenCount?: number;
-  cachedContentTokenCount?: number;
-  candidatesTokenCount?: number;
-  toolUsePromptTokenCount?: number;
-  thoughtsTokenCount?: number;
-  totalTokenCount?: number;
-}
-
-/** The error body of a non-2xx answer, and of an `error` chunk inside a stream. */
-export interface GeminiErrorBody {
-  code?: number;
-  message?: string;
-  status?: string;
-}
-
-/** One `GenerateContentResponse`; with `alt=sse` every event is a whole one holding only the delta. */
-export interface GeminiChunk {
-  candidates?: GeminiCandidate[];
-  promptFeedback?: { blockReason?: string };
-  usageMetadata?: GeminiUsageMetadata;
-  modelVersion?: string;
-  responseId?: string;
-  error?: GeminiErrorBody;
-}
+/** What is read back is described by the schemas in stream-schemas.ts; the pass-through names its usage type here. */
+export type { GeminiUsageMetadata } from './stream-schemas.js';

@@ -1,13 +1,13 @@
 import { randomString } from '../../core/random-string.js';
 import type { StreamEvent, Usage } from '../../core/types.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
-import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';
+import { readWire } from '../upstream/read-wire.js';
 import { isEmptyChunk } from './empty-chunk.js';
 import { mapOpenAIFinishReason } from './map-finish-reason.js';
 import { streamFailure } from './read-error.js';
-import type { ChatChunk, ChatDelta, ChatToolCallDelta, ChatWireUsage } from './wire-types.js';
+import { chatChunkSchema, type ChatDelta, type ChatWireUsage } from './stream-schemas.js';
 
 /**
  * Chat Completions chunks → internal stream events.
@@ -16,9 +16,10 @@ import type { ChatChunk, ChatDelta, ChatToolCallDelta, ChatWireUsage } from './w
  * Only the first choice is read (we never ask for `n > 1`). Usage may come in its own `choices: []`
  * chunk, in the finishing chunk, or not at all (servers without `stream_options`); it is always emitted
  * after `finish`. A stream that ends before any `finish_reason` was cut off and throws, so nobody
- * mistakes half an answer for a whole one.
+ * mistakes half an answer for a whole one; so does a chunk that is not the shape of one (stream-schemas.ts).
  */
 export async function* convertStream(events: AsyncIterable<SseEvent>, providerId: string): AsyncGenerator<StreamEvent> {
+  const source = { providerId, wire: 'openai' };
   let started = false;
   let finished = false;
   let pendingUsage: Usage | undefined;
@@ -30,18 +31,17 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
     if (data.trim() === '') continue;
     const record = jsonEvent(data, providerId);
     if (record.error !== undefined && record.error !== null) throw streamFailure(providerId, record);
-    const chunk = record as ChatChunk;
     // Azure's opening chunk (`id: ""`): the answer, and its id, start with the next one.
     if (isEmptyChunk(record)) continue;
+    const chunk = readWire(chatChunkSchema, record, source, 'chunk');
 
     if (!started) {
       started = true;
       yield typeof chunk.id === 'string' ? { type: 'start', id: chunk.id } : { type: 'start' };
     }
 
-    const choice = Array.isArray(chunk.choices) ? chunk.choices.find((c) => (asRecord(c)?.index ?? 0) === 0) : undefined;
-    const delta = asRecord(choice?.delta);
-    if (delta) yield* convertDelta(delta as ChatDelta, toolCalls);
+    const choice = chunk.choices?.find((candidate) => (candidate.index ?? 0) === 0);
+    if (choice?.delta) yield* convertDelta(choice.delta, toolCalls);
     const finishReason = finished ? undefined : nonEmpty(choice?.finish_reason);
     const finishing = finishReason !== undefined;
     if (finishing) {
@@ -51,8 +51,8 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
     }
 
     // Usage that comes before the finish (some servers repeat it on every chunk) waits for it.
-    const usage = asRecord(chunk.usage) ?? asRecord(chunk.x_groq?.usage);
-    if (usage) pendingUsage = readChatUsage(usage as ChatWireUsage);
+    const usage = chunk.usage ?? chunk.x_groq?.usage;
+    if (usage) pendingUsage = readChatUsage(usage);
     if (finished && pendingUsage && (usage || finishing)) yield { type: 'usage', usage: pendingUsage };
   }
 
@@ -66,16 +66,18 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
   // server that sends both means the same text, so one is read.
   const reasoning = nonEmpty(delta.reasoning_content) ?? nonEmpty(delta.reasoning);
   if (reasoning) yield { type: 'reasoning_delta', text: reasoning };
-  const content = nonEmpty(delta.content);
-  if (content) yield { type: 'text_delta', text: content };
+  // Text, or (rarely) Mistral's parts: a nested generator per chunk would cost more than the chunk's parse.
+  if (typeof delta.content === 'string') {
+    if (delta.content !== '') yield { type: 'text_delta', text: delta.content };
+  } else if (delta.content) {
+    yield* convertContentParts(delta.content);
+  }
   // A refusal is the model's answer in words; we have no refusal part, so the client sees it as text.
   const refusal = nonEmpty(delta.refusal);
   if (refusal) yield { type: 'text_delta', text: refusal };
 
-  if (!Array.isArray(delta.tool_calls)) return;
-  for (const [position, call] of delta.tool_calls.entries()) {
-    if (!asRecord(call)) continue;
-    const { index: upstreamIndex, id, function: fn } = call as ChatToolCallDelta;
+  if (!delta.tool_calls) return;
+  for (const [position, { index: upstreamIndex, id, function: fn }] of delta.tool_calls.entries()) {
     // `index` is required by OpenAI; a server that sends whole calls without it numbers them by position.
     const key = typeof upstreamIndex === 'number' ? upstreamIndex : position;
     let index = toolCalls.get(key);
@@ -89,7 +91,20 @@ function* convertDelta(delta: ChatDelta, toolCalls: Map<number, number>): Genera
   }
 }
 
-/** Chat Completions usage → ours. Shared with the pass-through, which reads usage from the same chunks. */
+/** Mistral's `content` parts: text parts are text, thinking parts reasoning. */
+function* convertContentParts(content: Exclude<ChatDelta['content'], string | null | undefined>): Generator<StreamEvent> {
+  for (const part of content) {
+    if (part.type === 'text' && part.text !== '') yield { type: 'text_delta', text: part.text };
+    if (part.type !== 'thinking') continue;
+    const thinking = part.thinking.map((inner) => (inner.type === 'text' ? inner.text : '')).join('');
+    if (thinking !== '') yield { type: 'reasoning_delta', text: thinking };
+  }
+}
+
+/**
+ * Chat Completions usage → ours. Shared with the pass-through, which reads usage from the same chunks
+ * without checking them first: counts that are not numbers read as 0.
+ */
 export function readChatUsage(usage: ChatWireUsage): Usage {
   return {
     inputTokens: count(usage.prompt_tokens),

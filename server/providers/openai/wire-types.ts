@@ -1,7 +1,6 @@
 /**
  * The upstream side of Chat Completions, kept apart from the client-side types generated from our spec:
- * what we send is exact, what we read is minimal and tolerant (`?` and `null` everywhere), because
- * OpenAI-compatible servers fill in only part of OpenAI's shape.
+ * what we send, exactly. What we read back is checked by stream-schemas.ts.
  * https://platform.openai.com/docs/api-reference/chat/create
  */
 
@@ -56,36 +55,5 @@ export interface ChatRequestBody {
   reasoning_effort?: string;
 }
 
-/** `usage` as OpenAI sends it; compatible servers often omit the details objects. */
-export interface ChatWireUsage {
-  prompt_tokens?: number | null;
-  completion_tokens?: number | null;
-  prompt_tokens_details?: { cached_tokens?: number | null } | null;
-  completion_tokens_details?: { reasoning_tokens?: number | null } | null;
-}
-
-export interface ChatToolCallDelta {
-  index?: number | null;
-  id?: string | null;
-  function?: { name?: string | null; arguments?: string | null } | null;
-}
-
-export interface ChatDelta {
-  content?: string | null;
-  refusal?: string | null;
-  /** DeepSeek and vLLM (older) name reasoning text `reasoning_content`… */
-  reasoning_content?: string | null;
-  /** …OpenRouter, Ollama and newer vLLM name it `reasoning`. */
-  reasoning?: string | null;
-  tool_calls?: ChatToolCallDelta[] | null;
-}
-
-export interface ChatChunk {
-  id?: string | null;
-  choices?: Array<{ index?: number | null; delta?: ChatDelta | null; finish_reason?: string | null }> | null;
-  usage?: ChatWireUsage | null;
-  /** Groq also reports usage here on the last chunk. */
-  x_groq?: { usage?: ChatWireUsage | null } | null;
-  /** A mid-stream failure: `{error: {message, type, code}}`. */
-  error?: unknown;
-}
+/** What is read back is described by the schemas in stream-schemas.ts; the pass-through names its usage type here. */
+export type { ChatWireUsage } from './stream-schemas.js';
