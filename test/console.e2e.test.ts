@@ -43,7 +43,12 @@ let user: WatchedPage;
 let revokedSecret = '';
 
 before(async () => {
-  [gateway, browser] = await Promise.all([startGateway({ config }), launchChromium()]);
+  // Both are kept whatever happens to the other, so `after` closes the gateway even when Chromium fails to
+  // start (a gateway left open keeps the test process alive until the runner's time-out).
+  const [gatewayStart, browserStart] = await Promise.allSettled([startGateway({ config }), launchChromium()]);
+  if (gatewayStart.status === 'fulfilled') gateway = gatewayStart.value;
+  if (browserStart.status === 'fulfilled') browser = browserStart.value;
+  for (const start of [gatewayStart, browserStart]) if (start.status === 'rejected') throw start.reason;
   user = await openPage(browser);
   await user.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.origin });
 });
