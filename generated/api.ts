@@ -2174,7 +2174,9 @@ export type components = {
         CreateEmbeddingRequest: {
             /**
              * @description What to embed: a string, an array of strings, an array of token IDs, or an array of token-ID
-             *     arrays. At most 2048 inputs; no string or token array may be empty.
+             *     arrays. At most 2048 inputs; no string or token array may be empty. (The limits sit beside
+             *     `anyOf`, where each applies to the values of its type, so that breaking one is reported alone;
+             *     `anyOf`, because an empty array is of all three array types and refused by `minItems` instead.)
              */
             input: string | string[] | number[] | number[][];
             /** @description A model ID from `GET /v1/models` with the `embeddings` capability. */
