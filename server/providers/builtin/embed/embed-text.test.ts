@@ -35,6 +35,12 @@ test('fewer dimensions: the full vector cut and normalised again', () => {
   short.forEach((value, index) => assert.ok(Math.abs(value - full[index]! / scale) < 1e-12));
 });
 
+test('shortened vectors are a projection of the full ones: never empty, similarities roughly kept', () => {
+  const cat = embedText('the cat sat on the mat', 64);
+  assert.ok(cosine(cat, embedText('a cat sitting on a mat', 64)) > cosine(cat, embedText('quarterly revenue grew', 64)) + 0.2);
+  for (const text of ['a', 'cat', 'the cat sat on the mat']) assert.ok(Math.abs(length(embedText(text, 8)) - 1) < 1e-9, text);
+});
+
 test('a text without letters or digits still gets a unit vector', () => {
   assert.ok(Math.abs(length(embedText('?!')) - 1) < 1e-9);
 });
