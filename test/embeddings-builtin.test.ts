@@ -12,6 +12,7 @@ import { countTextTokens } from '../server/core/token-counter.js';
 import { adminApi } from './helpers/admin-api.js';
 import { assertMatchesSchema } from './helpers/contract-schemas.js';
 import { ledgerRow } from './helpers/ledger-row.js';
+import { awayFromMinuteEdge } from './helpers/minute-window.js';
 import { publishedValidator } from './helpers/openai-spec/published-validator.js';
 import { startGateway, testConfig, type TestGateway } from './helpers/start-gateway.js';
 
@@ -204,6 +205,25 @@ describe('permissions', () => {
     assert.ok((await allowed.models.list()).data.some((model) => model.id === 'builtin/embed'));
     const answer = await allowed.embeddings.create({ model: 'builtin/embed', input: 'allowed' });
     assert.equal(answer.data.length, 1);
+  });
+});
+
+describe('limits', () => {
+  test('tokens_per_minute counts embedding input, token IDs included, and refuses with 429', async () => {
+    await awayFromMinuteEdge();
+    const admin = adminApi(gateway);
+    const account = await admin.createAccount({ name: 'embedding-limits', limits: { tokens_per_minute: 60 } });
+    const { key } = await admin.createKey(account.id, { name: 'k' });
+    // 64 token IDs are 64 tokens before any upstream counts them: refused at admission, not after.
+    const tooMany = await postEmbeddings({ model: 'builtin/embed', input: Array.from({ length: 64 }, (_, index) => index) }, key);
+    assert.equal(tooMany.status, 429, JSON.stringify(tooMany.json));
+    const text = 'a few words to embed, well within the limit';
+    const first = await postEmbeddings({ model: 'builtin/embed', input: text }, key);
+    assert.equal(first.status, 200);
+    const used = first.json.usage.prompt_tokens as number;
+    let refused = 0;
+    for (let call = 0; call < Math.ceil(60 / used) + 1; call++) if ((await postEmbeddings({ model: 'builtin/embed', input: text }, key)).status === 429) refused++;
+    assert.ok(refused > 0, 'the minute runs out of tokens');
   });
 });
 
