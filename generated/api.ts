@@ -267,6 +267,33 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/embeddings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create embeddings
+         * @description One vector per input, in order, from a model with the `embeddings` capability (`builtin/embed` is
+         *     offline: hashed character n-grams, 256 dimensions). `input` is a string, an array of strings, an array
+         *     of token IDs or an array of such arrays, as OpenAI takes it: at most 2048 inputs, none of them empty.
+         *     Token IDs go as they are to upstreams that take them (OpenAI and its imitations); the built-in model
+         *     embeds each ID as a word. `dimensions` shortens the vectors on models that can (OpenAI's
+         *     `text-embedding-3` models, the built-in one). `encoding_format: base64` answers each vector as the
+         *     base64 of its little-endian float32 values, as OpenAI does (its SDK asks for that and decodes it).
+         *     Usage is metered as input tokens (`input_per_mtok`); a key needs the `embeddings` capability.
+         */
+        post: operations["createEmbedding"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages": {
         parameters: {
             query?: never;
@@ -1148,7 +1175,7 @@ export type components = {
             key_id: string;
             /** @description Null when the request named no known model. */
             model: string | null;
-            /** @description The API that was called: `openai-chat`, `openai-responses`, `openai-images`, `anthropic-messages` or `gemini`. */
+            /** @description The API that was called: `openai-chat`, `openai-responses`, `openai-images`, `openai-embeddings`, `anthropic-messages` or `gemini`. */
             protocol: string;
             /** @description The operation, e.g. `POST /v1/chat/completions`. */
             endpoint: string;
@@ -2139,6 +2166,49 @@ export type components = {
             stream?: "true" | "false";
             /** @description With `stream=true`, partial images to send before each final one, 0 to 3, as a string. */
             partial_images?: string;
+        };
+        /**
+         * @description OpenAI's embeddings request (https://platform.openai.com/docs/api-reference/embeddings/create).
+         *     Fields the gateway does not know are accepted and ignored.
+         */
+        CreateEmbeddingRequest: {
+            /**
+             * @description What to embed: a string, an array of strings, an array of token IDs, or an array of token-ID
+             *     arrays. At most 2048 inputs; no string or token array may be empty. (The limits sit beside
+             *     `anyOf`, where each applies to the values of its type, so that breaking one is reported alone;
+             *     `anyOf`, because an empty array is of all three array types and refused by `minItems` instead.)
+             */
+            input: string | string[] | number[] | number[][];
+            /** @description A model ID from `GET /v1/models` with the `embeddings` capability. */
+            model: string;
+            /**
+             * @description `base64`: each vector as the base64 of its little-endian float32 values.
+             * @default float
+             * @enum {string}
+             */
+            encoding_format: "float" | "base64";
+            /** @description The vector length wanted, for models that can shorten their vectors. */
+            dimensions?: number;
+            user?: string;
+        };
+        CreateEmbeddingResponse: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Embedding"][];
+            /** @description The model ID the client sent. */
+            model: string;
+            usage: {
+                prompt_tokens: number;
+                total_tokens: number;
+            };
+        };
+        Embedding: {
+            /** @enum {string} */
+            object: "embedding";
+            /** @description The input's position in the request. */
+            index: number;
+            /** @description The vector as numbers, or with `encoding_format` base64 as the base64 of its little-endian float32 values. */
+            embedding: number[] | string;
         };
         /** @description Generated or edited images; each item has `url` or `b64_json`, per `response_format`. */
         ImagesResponse: {
@@ -3603,6 +3673,36 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createEmbedding: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateEmbeddingRequest"];
+            };
+        };
+        responses: {
+            /** @description The vectors, one per input, with the input tokens used. */
+            200: {
+                headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateEmbeddingResponse"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
             default: components["responses"]["OpenAIError"];
         };

@@ -37,6 +37,7 @@ export interface OperationHandlers {
   createImage: OperationHandler<'createImage'>;
   createImageEdit: OperationHandler<'createImageEdit'>;
   getImageFile: OperationHandler<'getImageFile'>;
+  createEmbedding: OperationHandler<'createEmbedding'>;
   createMessage: OperationHandler<'createMessage'>;
   countMessageTokens: OperationHandler<'countMessageTokens'>;
   generateContent: OperationHandler<'generateContent'>;
@@ -92,7 +93,7 @@ export interface Metering {
   /** `generation` consumes tokens and costs; `counting` is a request without tokens or cost. */
   kind: 'generation' | 'counting';
   /** What the usage ledger calls the protocol. */
-  ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
+  ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images' | 'openai-embeddings';
   /** Where the model ID is: the body's `model` or the `{model}` path parameter. */
   modelFrom: 'body' | 'path';
 }
@@ -128,6 +129,7 @@ export const operationRoutes: readonly OperationRoute[] = [
   {"operationId":"createImage","method":"post","path":"/v1/images/generations","segments":[{"literal":"v1"},{"literal":"images"},{"literal":"generations"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"openai-images","modelFrom":"body"},"body":"json"},
   {"operationId":"createImageEdit","method":"post","path":"/v1/images/edits","segments":[{"literal":"v1"},{"literal":"images"},{"literal":"edits"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"openai-images","modelFrom":"body"},"body":"multipart"},
   {"operationId":"getImageFile","method":"get","path":"/v1/images/files/{file}","segments":[{"literal":"v1"},{"literal":"images"},{"literal":"files"},{"param":"file","suffix":"","slashes":false}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
+  {"operationId":"createEmbedding","method":"post","path":"/v1/embeddings","segments":[{"literal":"v1"},{"literal":"embeddings"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"openai-embeddings","modelFrom":"body"},"body":"json"},
   {"operationId":"createMessage","method":"post","path":"/v1/messages","segments":[{"literal":"v1"},{"literal":"messages"}],"protocol":"anthropic","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-api-key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"anthropic-messages","modelFrom":"body"},"body":"json"},
   {"operationId":"countMessageTokens","method":"post","path":"/v1/messages/count_tokens","segments":[{"literal":"v1"},{"literal":"messages"},{"literal":"count_tokens"}],"protocol":"anthropic","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-api-key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"counting","ledgerProtocol":"anthropic-messages","modelFrom":"body"},"body":"json"},
   {"operationId":"generateContent","method":"post","path":"/v1beta/models/{model}:generateContent","segments":[{"literal":"v1beta"},{"literal":"models"},{"param":"model","suffix":":generateContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},

@@ -8,7 +8,7 @@
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const families = ['openai', 'anthropic', 'gemini', 'admin'];
 const meteringKinds = ['generation', 'counting'];
-const ledgerProtocols = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'openai-images'];
+const ledgerProtocols = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'openai-images', 'openai-embeddings'];
 
 /** Follows a `#/components/...` reference inside the spec. */
 function deref(spec, node) {
@@ -163,7 +163,7 @@ export interface Metering {
   /** \`generation\` consumes tokens and costs; \`counting\` is a request without tokens or cost. */
   kind: 'generation' | 'counting';
   /** What the usage ledger calls the protocol. */
-  ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
+  ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images' | 'openai-embeddings';
   /** Where the model ID is: the body's \`model\` or the \`{model}\` path parameter. */
   modelFrom: 'body' | 'path';
 }

@@ -17,6 +17,7 @@ import { createImageHandler } from './protocols/openai-images/handle-create-imag
 import { createGetImageFileHandler } from './protocols/openai-images/handle-get-image-file.js';
 import type { ImageServices } from './protocols/openai-images/image-services.js';
 import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat-completion.js';
+import { createEmbeddingHandler } from './protocols/openai-embeddings/handle-create-embedding.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
 import { createOpenApiSpecHandler } from './protocols/operations/handle-openapi-spec.js';
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
@@ -67,6 +68,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     createImage: createImageHandler(deps.images),
     createImageEdit: createImageEditHandler(deps.images),
     getImageFile: createGetImageFileHandler(deps.images.storage),
+    createEmbedding: createEmbeddingHandler(deps),
     createMessage: createMessageHandler(deps),
     countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
     // One handler per Gemini action serves it under both API versions and both ways of naming the model.

@@ -110,7 +110,7 @@ describe('image models in each list', () => {
   test('OpenAI lists them, Anthropic leaves them out, Gemini lists them for predict only', async () => {
     const openai = new OpenAI({ apiKey: withImages.apiKey, baseURL: `${withImages.origin}/v1`, maxRetries: 0 });
     const listed = (await openai.models.list()).data.map((model) => model.id);
-    assert.deepEqual(listed, ['builtin/echo', 'builtin/image', 'builtin/image-edit']);
+    assert.deepEqual(listed, ['builtin/echo', 'builtin/embed', 'builtin/image', 'builtin/image-edit']);
 
     const anthropic = new Anthropic({ authToken: withImages.apiKey, apiKey: null, baseURL: withImages.origin, maxRetries: 0 });
     assert.deepEqual((await anthropic.models.list()).data.map((model) => model.id), ['builtin/echo']);

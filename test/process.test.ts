@@ -20,7 +20,7 @@ test('serves the built-in model with no config, with keys made by the CLI', asyn
 
     const models = await fetch(`${gateway.origin}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(models.status, 200);
-    assert.deepEqual(((await models.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id), ['builtin/echo', 'builtin/image', 'builtin/image-edit']);
+    assert.deepEqual(((await models.json()) as { data: Array<{ id: string }> }).data.map((model) => model.id), ['builtin/echo', 'builtin/embed', 'builtin/image', 'builtin/image-edit']);
 
     const listed = await runKeysCli(gateway.dataDir, ['list', '--json']);
     assert.ok(!listed.stdout.includes(key), 'list never prints secrets');

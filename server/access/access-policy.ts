@@ -15,6 +15,9 @@ export interface RequestParamNames {
   maxOutputTokens: string;
 }
 
+/** The capabilities that are a use of a model of their own, besides chatting. */
+const nonChatUses = new Set<ModelCapability>(['image_generation', 'image_edit', 'embeddings']);
+
 /**
  * What a key may use: its account's permissions and its own, both of which must allow a thing. Every
  * surface asks the same questions of it (see ModelRegistry.resolve, Router.run and the handlers), so a
@@ -40,12 +43,12 @@ export class AccessPolicy {
 
   /**
    * Whether a model with these capabilities is any use to the caller. Chatting is governed by the model
-   * list alone (see assertModelRequest), so a chat model always is; an image model needs one of its image
-   * capabilities allowed.
+   * list alone (see assertModelRequest), so a chat model always is; an image or embedding model needs one
+   * of those capabilities allowed.
    */
   permitsSomeUse(capabilities: readonly ModelCapability[]): boolean {
     if (capabilities.includes('chat')) return true;
-    return capabilities.some((capability) => (capability === 'image_generation' || capability === 'image_edit') && this.permitsCapability(capability));
+    return capabilities.some((capability) => nonChatUses.has(capability) && this.permitsCapability(capability));
   }
 
   /** 403 unless the model is allowed; callers check that it exists first (404 beats 403). */

@@ -8,7 +8,7 @@ export interface Permissions {
   /** Model IDs the caller may use: exact IDs, or `prefix/*` patterns (`openai/*`). */
   models?: string[];
   /**
-   * Capabilities the caller may use: tools, vision, json_schema, reasoning, image_generation, image_edit.
+   * Capabilities the caller may use: tools, vision, json_schema, reasoning, image_generation, image_edit, embeddings.
    * Plain chat and streaming are not gated here; the model list governs them.
    */
   capabilities?: ModelCapability[];

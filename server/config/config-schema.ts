@@ -255,6 +255,7 @@ export const configSchema = z
         { id: model.provider!, path: ['provider'] },
       ];
       const makesImages = model.capabilities?.some((capability) => capability === 'image_generation' || capability === 'image_edit');
+      const embeds = model.capabilities?.includes('embeddings');
       for (const reference of references) {
         if (model.provider === undefined && model.deployments === undefined) break;
         const type = config.providers.find((provider) => provider.id === reference.id)?.type;
@@ -263,6 +264,13 @@ export const configSchema = z
             code: 'custom',
             path: ['models', index, ...reference.path],
             message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${typesServing('images').join(', ')}`,
+          });
+        }
+        if (embeds && type && !providerDefinition(type).serves.embeddings) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, ...reference.path],
+            message: `provider '${reference.id}' (type ${type}) cannot embed text; embedding models need one of: ${typesServing('embeddings').join(', ')}`,
           });
         }
         if (!providerIds.has(reference.id)) {

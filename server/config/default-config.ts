@@ -17,6 +17,12 @@ export const defaultConfig: GatewayConfig = configSchema.parse({
       capabilities: ['chat', 'streaming', 'tools', 'json_schema'],
     },
     {
+      id: 'builtin/embed',
+      provider: 'builtin',
+      upstream_model: 'embed',
+      capabilities: ['embeddings'],
+    },
+    {
       id: 'builtin/image',
       provider: 'builtin',
       upstream_model: 'image',

@@ -44,6 +44,11 @@ const failures: Array<[string, string, RegExp]> = [
     'providers:\n  - { id: c, type: anthropic }\nmodels:\n  - { id: m, provider: c, capabilities: [chat, image_generation] }\n',
     /models\[0\]\.provider: provider 'c' \(type anthropic\) cannot make images/,
   ],
+  [
+    'embeddings on an Anthropic deployment',
+    'providers:\n  - { id: c, type: anthropic }\n  - { id: o, type: openai }\nmodels:\n  - { id: m, deployments: [{ provider: o }, { provider: c }], capabilities: [embeddings] }\n',
+    /models\[0\]\.deployments\[1\]\.provider: provider 'c' \(type anthropic\) cannot embed text; embedding models need one of: .*builtin.*openai/,
+  ],
   ['an image size that is not WIDTHxHEIGHT', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, images: { sizes: [big] } }\n', /models\[0\]\.images\.sizes\[0\]/],
   [
     'api: responses on a non-OpenAI provider',

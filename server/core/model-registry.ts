@@ -46,7 +46,7 @@ export class ModelRegistry {
 
   /**
    * The models the caller may use, in config order: allowed by ID, and with something the caller may do
-   * with them (an image-only model is left out for a key without the image capabilities).
+   * with them (an image or embedding model is left out for a key without its capability).
    */
   list(access: AccessPolicy): RegisteredModel[] {
     return this.all().filter((model) => access.permitsModel(model.id) && access.permitsSomeUse(model.capabilities));

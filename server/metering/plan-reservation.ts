@@ -5,6 +5,7 @@ import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
 import { chatOutputCap } from '../protocols/openai-chat/chat-params.js';
 import { geminiOutputCap } from '../protocols/gemini/gemini-params.js';
 import { responsesOutputCap } from '../protocols/openai-responses/responses-params.js';
+import { estimateEmbeddingTokens } from './estimate-embedding-tokens.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 
@@ -22,6 +23,7 @@ const outputCapFields: Record<MeteredProtocol, OutputCapFields | undefined> = {
   'anthropic-messages': { named: ['max_tokens'], set: 'max_tokens' },
   gemini: { named: [...geminiOutputCap.named, 'generation_config.max_output_tokens'], set: geminiOutputCap.set },
   'openai-images': undefined,
+  'openai-embeddings': undefined,
 };
 
 export interface ReservationPlanInput {
@@ -43,11 +45,16 @@ export interface ReservationPlanInput {
  * output, as tokens and, at the model's prices, as dollars. A request that names an output cap reserves
  * all of it. One that names none, when its caller has a tokens_per_minute or spend limit, gets a cap
  * from the gateway (`flexibleOutput`, granted by the store from the room left) so that neither limit can
- * be overrun by an answer of unbounded length. Image requests reserve their `n` images.
+ * be overrun by an answer of unbounded length. Image requests reserve their `n` images; embeddings their input.
  */
 export function planReservation(input: ReservationPlanInput): Omit<ReserveRequest, 'scopes' | 'now'> {
   const { endpoint, body, pricing } = input;
   if (!endpoint.consumesTokens) return { tokens: 0 };
+  // Embeddings generate no output: the input is all there is to reserve.
+  if (endpoint.protocol === 'openai-embeddings') {
+    const input = estimateEmbeddingTokens(body);
+    return { tokens: input, costUsd: (input * (pricing?.input_per_mtok ?? 0)) / 1e6 };
+  }
   const prompt = estimatePromptTokens(body);
   const inputUsd = (prompt * (pricing?.input_per_mtok ?? 0)) / 1e6;
   const usdPerOutputToken = (pricing?.output_per_mtok ?? 0) / 1e6;

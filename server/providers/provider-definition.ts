@@ -46,7 +46,7 @@ export interface ProviderServes {
   responses: boolean;
   /** The Images API (generation and edits). */
   images: boolean;
-  /** Whether the upstream API offers embeddings; the gateway has no embeddings endpoint yet. */
+  /** Embeddings (OpenAI `/embeddings`, Gemini `:embedContent`): models with the `embeddings` capability need it. */
   embeddings: boolean;
 }
 

@@ -1,11 +1,12 @@
 // A fake Azure OpenAI resource, written from Azure's public REST reference (see
 // test/fixtures/azure-openai/README.md): both URL styles, the api-key header, api-version checks,
-// deployments, content filtering (blocked prompts, filtered answers, the stream's prompt-filter preamble)
-// and usage. Its "model" answers deterministically from the request, so tests can check what went through.
+// deployments, content filtering (blocked prompts, filtered answers, the stream's prompt-filter preamble),
+// embeddings and usage. Its "model" answers deterministically from the request, so tests can check what went through.
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { FakeUpstream } from './fake-upstream.js';
+import { openAIEmbeddingsAnswer } from './fake-openai-embeddings.js';
 import { relayToUpstream } from './relay-to-upstream.js';
 
 type Body = Record<string, any>;
@@ -76,6 +77,7 @@ export async function startFakeAzureOpenAI(apiKey: string, deployments: Record<s
     if (operation === '/chat/completions' && options.answerFrom) return relayToUpstream(options.answerFrom, req.url ?? '/', Buffer.concat(chunks).toString('utf8'), req, res);
     if (operation === '/chat/completions') return answerChat(res, json!, deployments[deploymentOf(url, json)!]!);
     if (operation === '/images/generations') return send(res, { status: 200, body: drawImages(json!) });
+    if (operation === '/embeddings') return send(res, { status: 200, body: openAIEmbeddingsAnswer(json!, deployments[deploymentOf(url, json)!]!) });
     return send(res, error(404, '404', 'Resource not found'));
   });
   server.listen(0, '127.0.0.1');
@@ -100,7 +102,7 @@ function deploymentOf(url: URL, json: Body | undefined): string | undefined {
 /** What Azure refuses before any model runs, in the order it checks: route, key, version, deployment, body. */
 function checkCall(req: IncomingMessage, url: URL, json: Body | undefined, apiKey: string, deployments: Record<string, string>) {
   const v1 = url.pathname.startsWith('/openai/v1/');
-  const dated = /^\/openai\/deployments\/[^/]+\/(chat\/completions|images\/generations)$/.test(url.pathname);
+  const dated = /^\/openai\/deployments\/[^/]+\/(chat\/completions|images\/generations|embeddings)$/.test(url.pathname);
   if (req.method !== 'POST' || (!v1 && !dated)) return error(404, '404', 'Resource not found');
   if (req.headers['api-key'] !== apiKey) {
     return error(
@@ -126,6 +128,10 @@ function checkCall(req: IncomingMessage, url: URL, json: Body | undefined, apiKe
   if (url.pathname.endsWith('/chat/completions')) {
     if (!Array.isArray(json.messages) || json.messages.length === 0) return error(400, null, "'messages' is a required property", { type: 'invalid_request_error', param: 'messages' });
     if (json.messages.some((message: Body) => typeof message?.role !== 'string')) return error(400, null, "'role' is a required property", { type: 'invalid_request_error' });
+  } else if (url.pathname.endsWith('/embeddings')) {
+    if (json.input === undefined || json.input === '' || (Array.isArray(json.input) && json.input.length === 0)) return error(400, null, "'input' is a required property", { type: 'invalid_request_error', param: 'input' });
+    // The content filter's documented scope is prompts and completions; this fake does not filter embeddings.
+    return undefined;
   } else if (typeof json.prompt !== 'string' || json.prompt === '') {
     return error(400, 'invalid_request_error', "'prompt' is a required property");
   }

@@ -1,7 +1,7 @@
 /**
  * Azure OpenAI (`type: azure-openai`): OpenAI's models and wire formats behind Azure's URLs and key header.
  * Everything but where calls go (azure-path.ts), how the key is sent and how content-filter refusals read
- * (read-error.ts) is the OpenAI provider's: translation, Chat Completions and Responses pass-through, images.
+ * (read-error.ts) is the OpenAI provider's: translation, Chat Completions and Responses pass-through, images, embeddings.
  * Azure's additions to the answers (`prompt_filter_results`, per-choice `content_filter_results`) pass
  * through untouched; SDKs ignore fields they do not know.
  */

@@ -5,13 +5,14 @@
  * It echoes the user (`You said: …`), calls the first offered tool with schema-conforming arguments,
  * describes tool results, honours JSON response formats, stop sequences and `maxOutputTokens`, and
  * reports exact o200k_base token usage. See plan-answer.ts for the rules. Its image models draw from the
- * prompt and edit with real transformations (images/).
+ * prompt and edit with real transformations (images/); its embedding model hashes character n-grams (embed/).
  */
 import { randomUUID } from 'node:crypto';
 import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { countRequestTokens } from '../../core/token-counter.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
 import type { CallContext, Provider } from '../provider.js';
+import { createBuiltinEmbeddings } from './embed/index.js';
 import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
@@ -47,15 +48,16 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
       yield* streamAnswer(plan, { id, inputTokens: countRequestTokens(request), chunkDelayMs, signal: context.signal });
     },
     images: createBuiltinImages(),
+    embeddings: createBuiltinEmbeddings(),
   };
 }
 
-/** The offline models: chat with tools and JSON schemas; the image model's capabilities are set in its config. */
+/** The offline models: chat with tools and JSON schemas; the image and embedding models' capabilities are set in their config. */
 export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfigKeys> = {
   type: 'builtin',
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 128_000, output: 8_192 },
-  serves: { chat: true, responses: false, images: true, embeddings: false },
+  serves: { chat: true, responses: false, images: true, embeddings: true },
   inlinesImageUrls: false,
   describeModel: (kind) => `The built-in offline ${kind} model.`,
   config: { keys: builtinConfigKeys },

@@ -5,7 +5,8 @@
  * The translation path converts the internal request (convert-request.ts) and the streamed answer
  * (convert-stream.ts); the pass-through (forward-chat.ts) serves clients that speak Chat Completions too,
  * and with `api: responses` forward-responses.ts serves Responses API clients from the upstream's own
- * `/responses`. forward-images.ts serves the Images API, and forward-image-stream.ts its streamed answers.
+ * `/responses`. forward-images.ts serves the Images API, and forward-image-stream.ts its streamed answers;
+ * forward-embeddings.ts serves embeddings.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -17,6 +18,7 @@ import { openAIConfigKeys } from './config-keys.js';
 import { convertRequest } from './convert-request.js';
 import { convertStream } from './convert-stream.js';
 import { createChatPassThrough } from './forward-chat.js';
+import { createOpenAIEmbeddings } from './forward-embeddings.js';
 import { createOpenAIImageStreaming } from './forward-image-stream.js';
 import { createOpenAIImages } from './forward-images.js';
 import { createResponsesPassThrough } from './forward-responses.js';
@@ -74,6 +76,7 @@ export function createOpenAIProvider(
       // OpenAI streams partial images; servers that imitate it seldom do, so theirs are answered whole.
       ...(config.type === 'openai' ? { streaming: createOpenAIImageStreaming(client, config.id) } : {}),
     },
+    embeddings: createOpenAIEmbeddings(client, config.id, path),
     close: () => client.close(),
   };
 }
