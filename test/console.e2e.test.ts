@@ -197,6 +197,28 @@ describe('console', () => {
     await screenshot(page, 'playground-edit');
   });
 
+  test('the playground embeds two texts and shows how alike they are: related texts score above unrelated ones', async () => {
+    const { page } = user;
+    await page.getByLabel('Model').selectOption('builtin/embed');
+    // Each comparison replaces the last one shown: read the figure once it is there and new.
+    let shown = '';
+    const similarityOf = async (first: string, second: string) => {
+      await page.getByLabel('First text').fill(first);
+      await page.getByLabel('Second text').fill(second);
+      await page.getByRole('button', { name: 'Embed and compare' }).click();
+      const figure = page.getByRole('definition').first();
+      await waitUntil(async () => (await figure.count()) > 0 && (await figure.textContent()) !== shown, 'the comparison is shown');
+      shown = (await figure.textContent()) ?? '';
+      return Number(shown);
+    };
+    const related = await similarityOf('the cat sat on the mat', 'a cat sitting on a mat');
+    const unrelated = await similarityOf('the cat sat on the mat', 'quarterly revenue grew');
+    assert.ok(related > unrelated, `related ${related} above unrelated ${unrelated}`);
+    assert.ok(related > 0 && related <= 1);
+    assert.equal(await page.getByRole('term').nth(1).textContent(), 'Dimensions');
+    await screenshot(page, 'playground-embeddings');
+  });
+
   test('the models view lists the built-in models with capabilities, prices and example requests', async () => {
     const { page } = user;
     await openNav(page, 'Models');

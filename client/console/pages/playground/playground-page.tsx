@@ -7,13 +7,14 @@ import { Page } from '../../components/page.js';
 import { useResource } from '../../hooks/use-resource.js';
 import { useSignedIn } from '../../session-context.js';
 import { ChatPanel } from './chat-panel.js';
+import { EmbeddingsPanel } from './embeddings-panel.js';
 import { ImageEditPanel } from './image-edit-panel.js';
 import { ImageGenerationPanel } from './image-generation-panel.js';
 import './playground.css';
 
 const intro = 'Try a model through the gateway’s own public API with your key. Requests count towards your usage and limits like any other.';
 
-/** Chat, image generation and image editing with a model the signed-in key may use. */
+/** Chat, image generation, image editing and embeddings with a model the signed-in key may use. */
 export function PlaygroundPage() {
   const { session } = useSignedIn();
   if (session.view === 'admin') {
@@ -38,7 +39,7 @@ function UserPlayground() {
   const [chosenId, setChosenId] = useState<string>();
   const selectId = useId();
   const usable = useMemo(
-    () => (models.data ?? []).filter((model) => model.capabilities.some((capability) => capability === 'chat' || capability === 'image_generation' || capability === 'image_edit')),
+    () => (models.data ?? []).filter((model) => model.capabilities.some((capability) => capability === 'chat' || capability === 'image_generation' || capability === 'image_edit' || capability === 'embeddings')),
     [models.data],
   );
   const model = usable.find((candidate) => candidate.id === chosenId) ?? usable.find((candidate) => candidate.capabilities.includes('chat')) ?? usable[0];
@@ -47,7 +48,7 @@ function UserPlayground() {
     <Page title="Playground" intro={intro}>
       <ErrorAlert error={models.error} />
       {models.data === undefined && models.loading && <Loading label="Loading models…" />}
-      {models.data && usable.length === 0 && <p class="empty">No model this key may use can chat or make images.</p>}
+      {models.data && usable.length === 0 && <p class="empty">No model this key may use can chat, make images or embed text.</p>}
       {model && (
         <>
           <div class="toolbar">
@@ -67,6 +68,7 @@ function UserPlayground() {
             {model.capabilities.includes('chat') && <ChatPanel model={model.id} />}
             {model.capabilities.includes('image_generation') && <ImageGenerationPanel model={model} />}
             {model.capabilities.includes('image_edit') && <ImageEditPanel model={model} />}
+            {model.capabilities.includes('embeddings') && <EmbeddingsPanel model={model.id} />}
           </div>
         </>
       )}
