@@ -51,6 +51,14 @@ export interface OperationHandlers {
   generateContentV1: OperationHandler<'generateContentV1'>;
   streamGenerateContentV1: OperationHandler<'streamGenerateContentV1'>;
   countTokensV1: OperationHandler<'countTokensV1'>;
+  embedContent: OperationHandler<'embedContent'>;
+  batchEmbedContents: OperationHandler<'batchEmbedContents'>;
+  embedContentV1: OperationHandler<'embedContentV1'>;
+  batchEmbedContentsV1: OperationHandler<'batchEmbedContentsV1'>;
+  embedContentByName: OperationHandler<'embedContentByName'>;
+  batchEmbedContentsByName: OperationHandler<'batchEmbedContentsByName'>;
+  embedContentByNameV1: OperationHandler<'embedContentByNameV1'>;
+  batchEmbedContentsByNameV1: OperationHandler<'batchEmbedContentsByNameV1'>;
   listGeminiModels: OperationHandler<'listGeminiModels'>;
   getGeminiModel: OperationHandler<'getGeminiModel'>;
   getMe: OperationHandler<'getMe'>;
@@ -89,8 +97,11 @@ export interface Credential {
 
 /** How a model call is metered (the spec's `x-metering`). */
 export interface Metering {
-  /** `generation` consumes tokens and costs; `counting` is a request without tokens or cost. */
-  kind: 'generation' | 'counting';
+  /**
+   * `generation` consumes tokens and costs; `embedding` consumes and costs input tokens only (it generates
+   * none, so no output is reserved); `counting` is a request without tokens or cost.
+   */
+  kind: 'generation' | 'counting' | 'embedding';
   /** What the usage ledger calls the protocol. */
   ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images';
   /** Where the model ID is: the body's `model` or the `{model}` path parameter. */
@@ -142,6 +153,14 @@ export const operationRoutes: readonly OperationRoute[] = [
   {"operationId":"generateContentV1","method":"post","path":"/v1/models/{model}:generateContent","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":":generateContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
   {"operationId":"streamGenerateContentV1","method":"post","path":"/v1/models/{model}:streamGenerateContent","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":":streamGenerateContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
   {"operationId":"countTokensV1","method":"post","path":"/v1/models/{model}:countTokens","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":":countTokens","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"counting","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"embedContent","method":"post","path":"/v1beta/models/{model}:embedContent","segments":[{"literal":"v1beta"},{"literal":"models"},{"param":"model","suffix":":embedContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"batchEmbedContents","method":"post","path":"/v1beta/models/{model}:batchEmbedContents","segments":[{"literal":"v1beta"},{"literal":"models"},{"param":"model","suffix":":batchEmbedContents","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"embedContentV1","method":"post","path":"/v1/models/{model}:embedContent","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":":embedContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"batchEmbedContentsV1","method":"post","path":"/v1/models/{model}:batchEmbedContents","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":":batchEmbedContents","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"embedContentByName","method":"post","path":"/v1beta/{model}:embedContent","segments":[{"literal":"v1beta"},{"param":"model","suffix":":embedContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"batchEmbedContentsByName","method":"post","path":"/v1beta/{model}:batchEmbedContents","segments":[{"literal":"v1beta"},{"param":"model","suffix":":batchEmbedContents","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"embedContentByNameV1","method":"post","path":"/v1/{model}:embedContent","segments":[{"literal":"v1"},{"param":"model","suffix":":embedContent","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
+  {"operationId":"batchEmbedContentsByNameV1","method":"post","path":"/v1/{model}:batchEmbedContents","segments":[{"literal":"v1"},{"param":"model","suffix":":batchEmbedContents","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"embedding","ledgerProtocol":"gemini","modelFrom":"path"},"body":"json"},
   {"operationId":"listGeminiModels","method":"get","path":"/v1beta/models","segments":[{"literal":"v1beta"},{"literal":"models"}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"getGeminiModel","method":"get","path":"/v1beta/models/{model}","segments":[{"literal":"v1beta"},{"literal":"models"},{"param":"model","suffix":"","slashes":true}],"protocol":"gemini","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false},{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"getMe","method":"get","path":"/v1/me","segments":[{"literal":"v1"},{"literal":"me"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
