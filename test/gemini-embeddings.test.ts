@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { createClient, unwrap } from '../client/index.js';
 import { configSchema } from '../server/config/config-schema.js';
 import { countTextTokens } from '../server/core/token-counter.js';
 import { assertMatchesSchema } from './helpers/contract-schemas.js';
@@ -225,6 +226,16 @@ describe('refusals, in Gemini\'s error shape', () => {
   test('the SDK throws ApiError for an unknown model', async () => {
     await assert.rejects(ai.models.embedContent({ model: 'no-such-model', contents: ['x'] }), (error: ApiError) => error.status === 404);
   });
+});
+
+test('a key whose permissions leave out embeddings is refused with 403 PERMISSION_DENIED, and no upstream is called', async () => {
+  const admin = createClient({ baseUrl: gateway.origin, apiKey: gateway.adminKey });
+  const account = unwrap(await admin.POST('/admin/v1/accounts', { body: { name: 'no-embeddings', permissions: { capabilities: ['chat', 'streaming'] } } }));
+  const { key } = unwrap(await admin.POST('/admin/v1/accounts/{account_id}/keys', { params: { path: { account_id: account.id } }, body: { name: 'k' } }));
+  const before = gemini.requests.length;
+  const denied = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: gateway.origin } });
+  await assert.rejects(denied.models.embedContent({ model: 'gemini-embed', contents: ['x'] }), (error: ApiError) => error.status === 403 && /embeddings/.test(error.message));
+  assert.equal(gemini.requests.length, before);
 });
 
 test('the resource-name path (model ID with a slash, without models/) serves batchEmbedContents', async () => {
