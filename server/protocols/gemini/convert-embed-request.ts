@@ -24,7 +24,7 @@ const sharedSettings = ['taskType', 'title', 'outputDimensionality'] as const;
  * internal EmbeddingRequest: one text input per request, its text parts joined with newlines. Only text
  * can be embedded here: a part of another kind is refused rather than silently left out of the vector.
  * `pathModel` is the model the path names; a request's own `model`, when given, must name it too, as
- * Google requires in a batch. `where` prefixes the field names in errors (`requests[2].`).
+ * Google requires in a batch. In a batch, errors name the request's field (`requests[2].model`).
  *
  * @example convertEmbedRequests([{ content: { parts: [{ text: 'hi' }] }, taskType: 'RETRIEVAL_QUERY' }], 'builtin/embed')
  */

@@ -3,6 +3,7 @@ import type { SuccessBody, TypedRequest } from '../../../generated/operations.js
 import { principalOf } from '../../access/principal-of.js';
 import { callEmbeddings, type EmbeddingAnswer } from '../../core/call-embeddings.js';
 import type { EmbeddingRequest } from '../../core/embedding-types.js';
+import { embeddingUsage } from '../../core/embedding-usage.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { describeRoute } from '../../http/describe-route.js';
@@ -32,7 +33,6 @@ export function createBatchEmbedContentsHandler(deps: ModelCallDependencies): Ha
 async function embed(deps: ModelCallDependencies, request: EmbeddingRequest, res: Response, context: RequestContext): Promise<EmbeddingAnswer> {
   const answer = await callEmbeddings(deps, request, principalOf(context).access, requestAbortSignal(res));
   describeRoute(res, context, answer.target);
-  const { inputTokens, estimated } = answer.result;
-  context.usage = { inputTokens, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0, ...(estimated && { estimated }) };
+  context.usage = embeddingUsage(answer.result);
   return answer;
 }
