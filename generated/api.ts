@@ -591,6 +591,171 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1beta/models/{model}:embedContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed content
+         * @description Embeds one `content` (its text parts joined) with an embedding-capable model: translated to the upstream's
+         *     embeddings call (Gemini `batchEmbedContents`, Vertex `predict`, Bedrock Titan `invoke`, OpenAI `/v1/embeddings`).
+         *     Snake_case field names (`task_type`, `output_dimensionality`) are accepted too.
+         */
+        post: operations["embedContent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/models/{model}:batchEmbedContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed contents in a batch
+         * @description Embeds each request's `content`, one vector per request in order (what `@google/genai`'s
+         *     `models.embedContent` sends to the Gemini API, also for one content). Each request's `model`, when given,
+         *     must name the path's model (`models/<id>`). `taskType`, `title` and `outputDimensionality` must be the
+         *     same in every request (as the SDK sends them): a batch that mixes them is refused with 400.
+         */
+        post: operations["batchEmbedContents"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:embedContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed content (v1)
+         * @description `embedContent` under the `v1` API version.
+         */
+        post: operations["embedContentV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/models/{model}:batchEmbedContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed contents in a batch (v1)
+         * @description `batchEmbedContents` under the `v1` API version.
+         */
+        post: operations["batchEmbedContentsV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/{model}:embedContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed content (model resource name)
+         * @description `embedContent` with the model named as a resource (`builtin/embed`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["embedContentByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1beta/{model}:batchEmbedContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed contents in a batch (model resource name)
+         * @description `batchEmbedContents` with the model named as a resource (`builtin/embed`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["batchEmbedContentsByName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{model}:embedContent": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed content (model resource name) (v1)
+         * @description `embedContent` with the model named as a resource (`builtin/embed`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["embedContentByNameV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/{model}:batchEmbedContents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Embed contents in a batch (model resource name) (v1)
+         * @description `batchEmbedContents` with the model named as a resource (`builtin/embed`, `tunedModels/x`) rather than after `models/`.
+         */
+        post: operations["batchEmbedContentsByNameV1"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1beta/models": {
         parameters: {
             query?: never;
@@ -2954,6 +3119,41 @@ export type components = {
             cachedContentTokenCount?: number;
             promptTokensDetails?: components["schemas"]["GeminiModalityTokenCount"][];
         };
+        /**
+         * @description An EmbedContentRequest (https://ai.google.dev/api/embeddings#EmbedContentRequest). Only text parts are
+         *     embedded; their texts are joined with newlines. `task_type`, `output_dimensionality` are taken as
+         *     twins of the camelCase names, as Google's JSON parser takes them.
+         */
+        GeminiEmbedContentRequest: {
+            /** @description `models/<id>`; in a batch it must name the path's model. */
+            model?: string;
+            content: components["schemas"]["GeminiContent"];
+            taskType?: components["schemas"]["GeminiEmbeddingTaskType"];
+            task_type?: components["schemas"]["GeminiEmbeddingTaskType"];
+            /** @description The document's title, for `taskType` `RETRIEVAL_DOCUMENT`. */
+            title?: string;
+            /** @description Shortens the vector to this many values, for models that can. */
+            outputDimensionality?: number;
+            output_dimensionality?: number;
+        };
+        /**
+         * @description What the vectors are for (https://ai.google.dev/api/embeddings#tasktype); upstreams without the notion ignore it.
+         * @enum {string}
+         */
+        GeminiEmbeddingTaskType: "TASK_TYPE_UNSPECIFIED" | "RETRIEVAL_QUERY" | "RETRIEVAL_DOCUMENT" | "SEMANTIC_SIMILARITY" | "CLASSIFICATION" | "CLUSTERING" | "QUESTION_ANSWERING" | "FACT_VERIFICATION" | "CODE_RETRIEVAL_QUERY";
+        /** @description A BatchEmbedContentsRequest (https://ai.google.dev/api/embeddings#method:-models.batchembedcontents). */
+        GeminiBatchEmbedContentsRequest: {
+            requests: components["schemas"]["GeminiEmbedContentRequest"][];
+        };
+        GeminiContentEmbedding: {
+            values: number[];
+        };
+        GeminiEmbedContentResponse: {
+            embedding: components["schemas"]["GeminiContentEmbedding"];
+        };
+        GeminiBatchEmbedContentsResponse: {
+            embeddings: components["schemas"]["GeminiContentEmbedding"][];
+        };
         /** @description A model in the Gemini shape; `name` is `models/` plus the gateway model ID. */
         GeminiModel: {
             name: string;
@@ -3157,6 +3357,28 @@ export type components = {
                 "application/json": components["schemas"]["GeminiCountTokensResponse"];
             };
         };
+        /** @description The content's embedding. */
+        GeminiEmbedContentResult: {
+            headers: {
+                "x-gateway-model": components["headers"]["GatewayModel"];
+                "x-gateway-provider": components["headers"]["GatewayProvider"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeminiEmbedContentResponse"];
+            };
+        };
+        /** @description One embedding per request, in order. */
+        GeminiBatchEmbedContentsResult: {
+            headers: {
+                "x-gateway-model": components["headers"]["GatewayModel"];
+                "x-gateway-provider": components["headers"]["GatewayProvider"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["GeminiBatchEmbedContentsResponse"];
+            };
+        };
         /** @description Any other error, in the Gemini shape. */
         GeminiErrorResponse: {
             headers: {
@@ -3255,6 +3477,16 @@ export type components = {
         GeminiCountTokens: {
             content: {
                 "application/json": components["schemas"]["GeminiCountTokensRequest"];
+            };
+        };
+        GeminiEmbedContent: {
+            content: {
+                "application/json": components["schemas"]["GeminiEmbedContentRequest"];
+            };
+        };
+        GeminiBatchEmbedContents: {
+            content: {
+                "application/json": components["schemas"]["GeminiBatchEmbedContentsRequest"];
             };
         };
     };
@@ -4104,6 +4336,190 @@ export interface operations {
         requestBody: components["requestBodies"]["GeminiCountTokens"];
         responses: {
             200: components["responses"]["GeminiCountTokensResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    embedContent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiEmbedContent"];
+        responses: {
+            200: components["responses"]["GeminiEmbedContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    batchEmbedContents: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiBatchEmbedContents"];
+        responses: {
+            200: components["responses"]["GeminiBatchEmbedContentsResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    embedContentV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiEmbedContent"];
+        responses: {
+            200: components["responses"]["GeminiEmbedContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    batchEmbedContentsV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description A model ID from `GET /v1/models`; may contain `/`.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["ModelId"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiBatchEmbedContents"];
+        responses: {
+            200: components["responses"]["GeminiBatchEmbedContentsResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    embedContentByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiEmbedContent"];
+        responses: {
+            200: components["responses"]["GeminiEmbedContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    batchEmbedContentsByName: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiBatchEmbedContents"];
+        responses: {
+            200: components["responses"]["GeminiBatchEmbedContentsResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    embedContentByNameV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiEmbedContent"];
+        responses: {
+            200: components["responses"]["GeminiEmbedContentResult"];
+            400: components["responses"]["GeminiBadRequest"];
+            401: components["responses"]["GeminiUnauthorized"];
+            404: components["responses"]["GeminiNotFound"];
+            default: components["responses"]["GeminiErrorResponse"];
+        };
+    };
+    batchEmbedContentsByNameV1: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The model as a resource name: a model ID that contains `/` (`builtin/echo`), sent without `models/`
+                 *     as `@ai-sdk/google` and `@google/generative-ai` do, or `tunedModels/<id>`. An unknown model is a 404
+                 *     `NOT_FOUND` naming it.
+                 * @example builtin/echo
+                 */
+                model: components["parameters"]["GeminiModelResourceName"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["GeminiBatchEmbedContents"];
+        responses: {
+            200: components["responses"]["GeminiBatchEmbedContentsResult"];
             400: components["responses"]["GeminiBadRequest"];
             401: components["responses"]["GeminiUnauthorized"];
             404: components["responses"]["GeminiNotFound"];

@@ -7,7 +7,7 @@
 
 const methods = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 const families = ['openai', 'anthropic', 'gemini', 'admin'];
-const meteringKinds = ['generation', 'counting'];
+const meteringKinds = ['generation', 'counting', 'embedding'];
 const ledgerProtocols = ['openai-chat', 'openai-responses', 'anthropic-messages', 'gemini', 'openai-images', 'openai-embeddings'];
 
 /** Follows a `#/components/...` reference inside the spec. */
@@ -160,8 +160,11 @@ export interface Credential {
 
 /** How a model call is metered (the spec's \`x-metering\`). */
 export interface Metering {
-  /** \`generation\` consumes tokens and costs; \`counting\` is a request without tokens or cost. */
-  kind: 'generation' | 'counting';
+  /**
+   * \`generation\` consumes tokens and costs; \`embedding\` consumes and costs input tokens only (it generates
+   * none, so no output is reserved); \`counting\` is a request without tokens or cost.
+   */
+  kind: 'generation' | 'counting' | 'embedding';
   /** What the usage ledger calls the protocol. */
   ledgerProtocol: 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'openai-images' | 'openai-embeddings';
   /** Where the model ID is: the body's \`model\` or the \`{model}\` path parameter. */

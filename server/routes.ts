@@ -10,6 +10,7 @@ import { createUsageHandlers } from './protocols/usage/handle-usage.js';
 import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
 import { createMessageHandler } from './protocols/anthropic-messages/handle-create-message.js';
 import { createGeminiCountTokensHandler } from './protocols/gemini/handle-count-tokens.js';
+import { createBatchEmbedContentsHandler, createEmbedContentHandler } from './protocols/gemini/handle-embed-content.js';
 import { createGenerateContentHandler, createStreamGenerateContentHandler } from './protocols/gemini/handle-generate-content.js';
 import { createGetGeminiModelHandler, createListGeminiModelsHandler } from './protocols/gemini/handle-gemini-models.js';
 import { createImageEditHandler } from './protocols/openai-images/handle-create-image-edit.js';
@@ -72,17 +73,31 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     createMessage: createMessageHandler(deps),
     countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
     // One handler per Gemini action serves it under both API versions and both ways of naming the model.
-    ...geminiActionHandlers(createGenerateContentHandler(deps), createStreamGenerateContentHandler(deps), createGeminiCountTokensHandler(deps.registry, deps.router)),
+    ...geminiActionHandlers({
+      generate: createGenerateContentHandler(deps),
+      stream: createStreamGenerateContentHandler(deps),
+      count: createGeminiCountTokensHandler(deps.registry, deps.router),
+      embed: createEmbedContentHandler(deps),
+      batchEmbed: createBatchEmbedContentsHandler(deps),
+    }),
     listGeminiModels: createListGeminiModelsHandler(deps.registry),
     getGeminiModel: createGetGeminiModelHandler(deps.registry),
   };
 }
 
-function geminiActionHandlers(
-  generate: ReturnType<typeof createGenerateContentHandler>,
-  stream: ReturnType<typeof createStreamGenerateContentHandler>,
-  count: ReturnType<typeof createGeminiCountTokensHandler>,
-) {
+function geminiActionHandlers({
+  generate,
+  stream,
+  count,
+  embed,
+  batchEmbed,
+}: {
+  generate: ReturnType<typeof createGenerateContentHandler>;
+  stream: ReturnType<typeof createStreamGenerateContentHandler>;
+  count: ReturnType<typeof createGeminiCountTokensHandler>;
+  embed: ReturnType<typeof createEmbedContentHandler>;
+  batchEmbed: ReturnType<typeof createBatchEmbedContentsHandler>;
+}) {
   return {
     generateContent: generate,
     generateContentV1: generate,
@@ -96,5 +111,13 @@ function geminiActionHandlers(
     countTokensV1: count,
     countTokensByName: count,
     countTokensByNameV1: count,
+    embedContent: embed,
+    embedContentV1: embed,
+    embedContentByName: embed,
+    embedContentByNameV1: embed,
+    batchEmbedContents: batchEmbed,
+    batchEmbedContentsV1: batchEmbed,
+    batchEmbedContentsByName: batchEmbed,
+    batchEmbedContentsByNameV1: batchEmbed,
   };
 }

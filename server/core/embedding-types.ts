@@ -33,6 +33,8 @@ export interface EmbeddingResult {
   vectors: number[][];
   /** Input tokens the upstream counted (or the gateway estimated, where it reports none). */
   inputTokens: number;
+  /** True when `inputTokens` is the gateway's estimate (the upstream reported none). */
+  estimated?: boolean;
   /** The model name the upstream reported, where it does. */
   upstreamModel?: string;
 }

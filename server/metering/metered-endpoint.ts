@@ -15,6 +15,8 @@ export interface MeteredEndpoint {
    * it is a ledger row and a request against `requests_per_minute`, with no tokens and no cost.
    */
   consumesTokens: boolean;
+  /** Whether it generates output tokens: embeddings consume input tokens only, so no output is reserved. */
+  generatesOutput: boolean;
 }
 
 /**
@@ -31,6 +33,7 @@ export function meteredEndpoint(context: RequestContext, body: unknown): Metered
     protocol: metering.ledgerProtocol,
     endpoint: `${operation.method.toUpperCase()} ${operation.path}`,
     requestedModel: metering.modelFrom === 'path' ? context.pathParams.model : typeof bodyModel === 'string' ? bodyModel : undefined,
-    consumesTokens: metering.kind === 'generation',
+    consumesTokens: metering.kind !== 'counting',
+    generatesOutput: metering.kind === 'generation',
   };
 }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
 
-const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true });
+const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true, generatesOutput: true });
 const pricing = { input_per_mtok: 2, output_per_mtok: 10, per_image: 0.04 };
 const plan = (overrides: Partial<ReservationPlanInput>) =>
   planReservation({
@@ -72,4 +72,12 @@ test('the granted cap goes in the protocol field, and a snake_case Gemini body k
   assert.deepEqual(withGrantedOutputCap('gemini', { generation_config: { temperature: 0 } }, 50), {
     generation_config: { temperature: 0, max_output_tokens: 50 },
   });
+});
+
+test('an embedding reserves its prompt at the input price and no output, even under a tokens limit', () => {
+  const body = { requests: [{ content: { parts: [{ text: 'x'.repeat(400) }] } }] };
+  const planned = plan({ endpoint: { ...endpoint('gemini'), generatesOutput: false }, body });
+  assert.equal(planned.flexibleOutput, undefined);
+  assert.ok(planned.tokens >= 100, `the prompt: ${planned.tokens}`);
+  assert.ok(Math.abs(planned.costUsd! - (planned.tokens * 2) / 1e6) < 1e-12);
 });

@@ -45,18 +45,16 @@ export interface ReservationPlanInput {
  * output, as tokens and, at the model's prices, as dollars. A request that names an output cap reserves
  * all of it. One that names none, when its caller has a tokens_per_minute or spend limit, gets a cap
  * from the gateway (`flexibleOutput`, granted by the store from the room left) so that neither limit can
- * be overrun by an answer of unbounded length. Image requests reserve their `n` images; embeddings their input.
+ * be overrun by an answer of unbounded length. Image requests reserve their `n` images; embeddings, which
+ * generate nothing, only their prompt.
  */
 export function planReservation(input: ReservationPlanInput): Omit<ReserveRequest, 'scopes' | 'now'> {
   const { endpoint, body, pricing } = input;
   if (!endpoint.consumesTokens) return { tokens: 0 };
-  // Embeddings generate no output: the input is all there is to reserve.
-  if (endpoint.protocol === 'openai-embeddings') {
-    const input = estimateEmbeddingTokens(body);
-    return { tokens: input, costUsd: (input * (pricing?.input_per_mtok ?? 0)) / 1e6 };
-  }
-  const prompt = estimatePromptTokens(body);
+  // OpenAI's embeddings input may be token IDs, which the prompt estimate does not count.
+  const prompt = endpoint.protocol === 'openai-embeddings' ? estimateEmbeddingTokens(body) : estimatePromptTokens(body);
   const inputUsd = (prompt * (pricing?.input_per_mtok ?? 0)) / 1e6;
+  if (!endpoint.generatesOutput) return { tokens: prompt, costUsd: inputUsd };
   const usdPerOutputToken = (pricing?.output_per_mtok ?? 0) / 1e6;
   if (endpoint.protocol === 'openai-images') {
     const images = requestedImages(body) ?? input.maxImages;

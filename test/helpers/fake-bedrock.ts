@@ -8,10 +8,11 @@ import { HttpRequest } from '@smithy/protocol-http';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { validateConverseBody } from './fake-bedrock-body.js';
+import { validateTitanEmbedBody } from './fake-bedrock-titan.js';
 
 /**
  * A Bedrock runtime as strict as AWS's, from its public API reference (test/fixtures/bedrock/README.md):
- * `POST /model/{modelId}/converse` and `/converse-stream`, SigV4 verified by recomputing the signature with
+ * `POST /model/{modelId}/converse` and `/converse-stream`, and `/invoke` for Titan Text Embeddings, SigV4 verified by recomputing the signature with
  * the configured secret (AWS's own signer) and comparing, stale `x-amz-date`, wrong region or service and
  * unknown keys refused with Bedrock's error shape (`{"message"}` + `x-amzn-errortype`), bodies validated,
  * and streamed answers as real `application/vnd.amazon.eventstream` frames (prelude, headers, CRC32s).
@@ -20,11 +21,11 @@ import { validateConverseBody } from './fake-bedrock-body.js';
 /** One scripted ConverseStream message: an event, or an exception that ends the stream. */
 export type BedrockStreamItem = { event: string; payload: Record<string, unknown> } | { exception: string; payload: { message: string } };
 
-/** What the fake answers one call with: stream items (converse gets them assembled), or an HTTP error. */
-export type BedrockAnswer = { items: BedrockStreamItem[] } | { status: number; errorType: string; message: string };
+/** What the fake answers one call with: stream items (converse gets them assembled), a model's JSON (invoke), or an HTTP error. */
+export type BedrockAnswer = { items: BedrockStreamItem[] } | { json: Record<string, unknown> } | { status: number; errorType: string; message: string };
 
 export interface BedrockCall {
-  operation: 'converse' | 'converse-stream';
+  operation: 'converse' | 'converse-stream' | 'invoke';
   /** The model ID as decoded from the path. */
   modelId: string;
   body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -75,7 +76,7 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const raw = Buffer.concat(chunks).toString('utf8');
   const path = request.url ?? '';
-  const route = /^\/model\/([^/?]+)\/(converse|converse-stream)$/.exec(path);
+  const route = /^\/model\/([^/?]+)\/(converse|converse-stream|invoke)$/.exec(path);
   if (request.method !== 'POST' || !route) return sendError(response, 404, 'UnknownOperationException', 'Unknown operation');
   const refusal = await verifySignature(request, path, raw, options);
   if (refusal) return sendError(response, 403, refusal.type, refusal.message);
@@ -88,12 +89,15 @@ async function handle(request: IncomingMessage, response: ServerResponse, option
   } catch {
     return sendError(response, 400, 'SerializationException', 'Unable to parse the request body as JSON');
   }
-  const problem = validateConverseBody(body);
+  const operation = route[2] as BedrockCall['operation'];
+  const modelId = decodeURIComponent(route[1]!);
+  const problem = operation === 'invoke' ? validateTitanEmbedBody(body, modelId) : validateConverseBody(body);
   if (problem) return sendError(response, 400, 'ValidationException', problem);
-  const call: BedrockCall = { operation: route[2] as BedrockCall['operation'], modelId: decodeURIComponent(route[1]!), body: body as BedrockCall['body'], headers: request.headers };
+  const call: BedrockCall = { operation, modelId, body: body as BedrockCall['body'], headers: request.headers };
   calls.push(call);
   const answer = options.answer(call);
   if ('status' in answer) return sendError(response, answer.status, answer.errorType, answer.message);
+  if ('json' in answer) return sendJson(response, 200, answer.json);
   if (call.operation === 'converse') return sendJson(response, 200, assembleConverse(answer.items));
   await streamFrames(response, answer.items);
 }

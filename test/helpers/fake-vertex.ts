@@ -1,7 +1,8 @@
 // A fake Google Vertex AI, as strict as the real one where the gateway could go wrong: it runs the OAuth2
 // token endpoint a service-account key's `token_uri` points at (verifying the RS256 JWT assertion with the
 // key's public half), checks the bearer token on every model call, accepts only the exact model paths of
-// the configured project and location, and refuses bodies Vertex refuses. Valid model calls are answered
+// the configured project and location, and refuses bodies Vertex refuses (text-embedding `predict` bodies:
+// fake-vertex-predict.ts). Valid model calls are answered
 // from a scripted FakeUpstream (enqueue fixtures on `upstream`). References: test/fixtures/vertex/README.md.
 import { generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { startFakeUpstream, type FakeUpstream } from './fake-upstream.js';
+import { predictProblem } from './fake-vertex-predict.js';
 import { relayToUpstream } from './relay-to-upstream.js';
 
 /** The `aud` Google's token endpoint requires (https://developers.google.com/identity/protocols/oauth2/service-account#authorizingrequests). */
@@ -19,7 +21,7 @@ const cloudPlatformScope = 'https://www.googleapis.com/auth/cloud-platform';
 /** Top-level fields of Vertex's GenerateContentRequest (…/rest/v1/projects.locations.publishers.models/generateContent). */
 const generateContentFields = new Set(['contents', 'systemInstruction', 'cachedContent', 'tools', 'toolConfig', 'labels', 'safetySettings', 'generationConfig', 'modelArmorConfig']);
 const methodsByPublisher: Record<string, string[]> = {
-  google: ['generateContent', 'streamGenerateContent'],
+  google: ['generateContent', 'streamGenerateContent', 'predict'],
   anthropic: ['rawPredict', 'streamRawPredict'],
 };
 
@@ -167,7 +169,7 @@ export async function startFakeVertex(options: { project: string; location: stri
       return true;
     }
     const match = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/([^/]+)\/models\/([^/:]+):([A-Za-z]+)(\?.*)?$/.exec(url);
-    const [, project, location, publisher, , method, query = ''] = match ?? [];
+    const [, project, location, publisher, model, method, query = ''] = match ?? [];
     if (!match || !methodsByPublisher[publisher!]?.includes(method!)) {
       googleError(response, 404, 'NOT_FOUND', `The requested URL ${url} was not found on this server.`);
       return true;
@@ -187,6 +189,11 @@ export async function startFakeVertex(options: { project: string; location: stri
     } catch {
       googleError(response, 400, 'INVALID_ARGUMENT', 'Invalid JSON payload received.');
       return true;
+    }
+    if (publisher === 'google' && method === 'predict') {
+      const refused = predictProblem(json, model!);
+      if (refused) googleError(response, 400, 'INVALID_ARGUMENT', refused);
+      return refused !== undefined;
     }
     if (publisher === 'google') {
       const unknown = Object.keys(json).find((field) => !generateContentFields.has(field));

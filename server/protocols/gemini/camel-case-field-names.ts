@@ -2,7 +2,8 @@
  * Google's JSON parser takes both `generation_config` and `generationConfig` (proto field names and their
  * JSON names). The gateway reads the camelCase ones, so the snake_case spellings of the fields it acts on
  * are renamed before anything reads the body: otherwise a pass-through would carry a `max_output_tokens`
- * or `response_json_schema` to Google that permissions and capability gating never saw. Only the
+ * or `response_json_schema` to Google that permissions and capability gating never saw. Embed requests'
+ * `task_type` and `output_dimensionality` are top-level keys, renamed alike. Only the
  * configuration objects' own keys are renamed, never user content such as schemas or function arguments.
  */
 export function camelCaseFieldNames<T extends object>(body: T): T {

@@ -31,6 +31,11 @@ describe('renderGeminiModel', () => {
     assert.equal(thinking.thinking, true);
     assert.equal(thinking.inputTokenLimit, 1_048_576);
   });
+
+  it('lists the embedding actions of a model that embeds, and predict for an image-only one', () => {
+    assert.deepEqual(renderGeminiModel(model('e', { ownedBy: 'gemini', capabilities: ['embeddings'] })).supportedGenerationMethods, ['embedContent', 'batchEmbedContents']);
+    assert.deepEqual(renderGeminiModel(model('i', { ownedBy: 'gemini', capabilities: ['image_generation'] })).supportedGenerationMethods, ['predict']);
+  });
 });
 
 describe('renderGeminiModelPage', () => {

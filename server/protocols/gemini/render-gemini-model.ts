@@ -21,12 +21,21 @@ export function renderGeminiModel(model: RegisteredModel): GeminiModel {
     description: describeModel(model.ownedBy, chats ? 'chat' : 'image'),
     inputTokenLimit: limits.input,
     outputTokenLimit: limits.output,
-    // An image-only model is listed the way Google lists Imagen: it answers no generateContent here.
-    supportedGenerationMethods: chats
-      ? ['generateContent', ...(model.capabilities.includes('streaming') ? ['streamGenerateContent'] : []), 'countTokens']
-      : ['predict'],
+    supportedGenerationMethods: generationMethods(model),
     ...(model.capabilities.includes('reasoning') && { thinking: true }),
   };
+}
+
+/**
+ * What the model answers here. An embedding model is listed the way Google lists gemini-embedding-001; an
+ * image-only model the way it lists Imagen: it answers no generateContent here.
+ */
+function generationMethods(model: RegisteredModel): string[] {
+  const chat = model.capabilities.includes('chat')
+    ? ['generateContent', ...(model.capabilities.includes('streaming') ? ['streamGenerateContent'] : []), 'countTokens']
+    : [];
+  const embed = model.capabilities.includes('embeddings') ? ['embedContent', 'batchEmbedContents'] : [];
+  return chat.length + embed.length > 0 ? [...chat, ...embed] : ['predict'];
 }
 
 /**

@@ -5,6 +5,8 @@
  * SigV4 (sign-request.ts). Translated requests always stream; non-streamed answers are this stream
  * collected. The answer is AWS's binary event stream (read-event-stream.ts), not SSE.
  *
+ * Embeddings: Amazon Titan Text Embeddings V2 through InvokeModel (invoke-titan-embeddings.ts).
+ *
  * No pass-through: no client protocol speaks Converse. `upstream_model` is a model ID, an inference profile
  * ID or an ARN; it is URL-encoded into the path.
  */
@@ -19,6 +21,7 @@ import { convertBedrockStream } from './convert-stream.js';
 import { resolveBedrockSettings } from './credentials.js';
 import { readBedrockError } from './read-error.js';
 import { readEventStream } from './read-event-stream.js';
+import { titanEmbeddings } from './invoke-titan-embeddings.js';
 import { createBedrockSigner } from './sign-request.js';
 
 /** The ConverseStream path of a model; slashes and colons of an ARN are escaped, as the AWS SDK does. */
@@ -51,13 +54,14 @@ export function createBedrockProvider(config: ProviderConfig): Provider {
       const reply = await client.postJson(path, body, context.signal, headers);
       yield* convertBedrockStream(readEventStream(client.chunks(reply, context.signal), config.id), config.id);
     },
+    embeddings: titanEmbeddings(client, config.id, baseUrl, sign),
   };
 }
 
 /**
  * What Converse offers across its model families: chat, streaming, tools and images. No `json_schema`:
  * Converse has no JSON mode (a config may still claim it per model, and then gets a clear 400). Bedrock's
- * image models are not served through Converse; its embedding models (Titan, Cohere Embed) answer InvokeModel.
+ * image models are not served through Converse; Titan Text Embeddings answers InvokeModel (invoke-titan-embeddings.ts).
  * Converse takes images only as bytes, so image URLs are always fetched for it.
  */
 export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfigKeys> = {

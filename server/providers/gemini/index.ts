@@ -2,8 +2,8 @@
  * The Google Gemini upstream (`type: gemini`): the Gemini API's generateContent family
  * (https://ai.google.dev/api/generate-content). Translated requests always stream
  * (`:streamGenerateContent?alt=sse`); non-streamed answers are this stream collected. Gemini clients are
- * passed through (forward-generate.ts), token counts come from the upstream's own `:countTokens`, and
- * image models serve the Images API (generate-images.ts).
+ * passed through (forward-generate.ts), token counts come from the upstream's own `:countTokens`, image
+ * models serve the Images API (generate-images.ts) and embedding models `:batchEmbedContents` (embed-contents.ts).
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
 import type { ModelRequest, StreamEvent } from '../../core/types.js';
@@ -13,6 +13,7 @@ import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertToGeminiRequest } from './convert-request.js';
 import { convertGeminiStream } from './convert-stream.js';
 import { createGeminiPassThrough, geminiModelPath } from './forward-generate.js';
+import { createGeminiEmbeddings } from './embed-contents.js';
 import { createGeminiImages } from './generate-images.js';
 import { readGeminiError } from './read-error.js';
 import type { NoConfigKeys, ProviderDefinition } from '../provider-definition.js';
@@ -51,6 +52,7 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
     },
     passThroughs: { gemini: createGeminiPassThrough(client, config.id) },
     images: createGeminiImages(client),
+    embeddings: createGeminiEmbeddings(client, config.id),
     /**
      * Counts the whole request (system instruction and tools included) through `generateContentRequest`,
      * which names its model (https://ai.google.dev/api/tokens#method:-models.counttokens).

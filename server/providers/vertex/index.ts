@@ -42,7 +42,7 @@ export function createVertexProvider(config: ProviderConfig): Provider {
 
 /**
  * Vertex's Gemini and Claude models all take tools, images and JSON schemas; `reasoning` is opt-in per model.
- * Vertex offers embedding models (`predict`); its Imagen models are not served here.
+ * Google's embedding models answer `predict` (publisher google); its Imagen models are not served here.
  */
 export const vertexProvider: ProviderDefinition<'vertex', typeof vertexConfigKeys> = {
   type: 'vertex',
