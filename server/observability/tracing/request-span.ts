@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { W3CTraceContextPropagator, hrTime } from '@opentelemetry/core';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -78,6 +78,8 @@ function requestedModel(body: unknown, context: RequestContext): string | undefi
 /** Ends the winning attempt's span and the request's, with what the answer reported. */
 function endRequestSpan(requestTrace: RequestTrace, context: RequestContext, res: Response): void {
   const { span, winner } = requestTrace;
+  // One end time for both: spans keep their own clocks, and the attempt must not seem to outlast its request.
+  const endTime = hrTime();
   const usage = context.usage ?? context.streamed?.usage();
   const answered: Attributes = {};
   if (winner) {
@@ -95,7 +97,7 @@ function endRequestSpan(requestTrace: RequestTrace, context: RequestContext, res
   if (winner) {
     winner.span.setAttributes(answered);
     if (!res.writableFinished) winner.span.setAttribute(ATTR_ERROR_TYPE, 'client_closed');
-    winner.span.end();
+    winner.span.end(endTime);
   }
   span.setAttributes({ ...answered, [ATTR_HTTP_RESPONSE_STATUS_CODE]: res.statusCode, 'gateway.request_id': context.requestId });
   if (context.route) span.setAttribute('gateway.model', context.route.model);
@@ -106,5 +108,5 @@ function endRequestSpan(requestTrace: RequestTrace, context: RequestContext, res
   } else if (!res.writableFinished) {
     span.setAttribute(ATTR_ERROR_TYPE, 'client_closed');
   }
-  span.end();
+  span.end(endTime);
 }
