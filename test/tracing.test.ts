@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, test } from 'node:test';
 import OpenAI from 'openai';
-import { configSchema } from '../server/config/config-schema.js';
+import { configSchema, type ProviderType } from '../server/config/config-schema.js';
 import { startFakeBedrock, textItems } from './helpers/fake-bedrock.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './helpers/otlp-receiver.js';
 import { startGateway } from './helpers/start-gateway.js';
@@ -27,9 +27,9 @@ async function receiver(): Promise<OtlpReceiver> {
   return started;
 }
 
-/** A gateway with model `test-model` on a fake OpenAI upstream, exporting to `otlp`. */
-async function tracedGateway(otlp: OtlpReceiver, telemetry: Record<string, unknown> = {}): Promise<UpstreamGateway> {
-  const started = await startUpstreamGateway('openai', {
+/** A gateway with model `test-model` on a fake upstream (OpenAI unless told), exporting to `otlp`. */
+async function tracedGateway(otlp: OtlpReceiver, telemetry: Record<string, unknown> = {}, type: ProviderType = 'openai'): Promise<UpstreamGateway> {
+  const started = await startUpstreamGateway(type, {
     config: { telemetry: { otlp_endpoint: otlp.origin, service_name: 'gateway-under-test', ...telemetry }, routing: { backoff_ms: 5, max_backoff_ms: 10 } },
   });
   cleanups.push(() => started.close());
@@ -194,6 +194,45 @@ describe('traces over OTLP/HTTP', () => {
     const [output] = JSON.parse(String(request.attributes['gen_ai.output.messages'])) as Array<{ parts: Array<{ content: string }> }>;
     assert.equal(output!.parts[0]!.content, text.slice(0, output!.parts[0]!.content.length));
     assert.ok(output!.parts[0]!.content.length >= Math.min(text.length, 8_000));
+  });
+
+  test("Gemini's streamGenerateContent: generate_content on the path's model, Gemini's finish reason, and no query key exported", async () => {
+    const otlp = await receiver();
+    const setup = await tracedGateway(otlp, {}, 'gemini');
+    setup.upstream.enqueue({ fixture: 'gemini/stream-text.chunks.txt', protocol: 'gemini' });
+    const response = await fetch(`${setup.gateway.origin}/v1beta/models/test-model:streamGenerateContent?alt=sse&key=${setup.gateway.apiKey}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: prompt }] }] }),
+    });
+    assert.equal(response.status, 200);
+    await response.text();
+    const { request, attempts } = await exportedTree(setup, otlp);
+
+    assert.equal(request.name, 'generate_content test-model');
+    assert.deepEqual(request.attributes['gen_ai.response.finish_reasons'], ['STOP']);
+    assert.equal(typeof request.attributes['gen_ai.usage.output_tokens'], 'number');
+    assert.equal(attempts[0]!.attributes['gen_ai.provider.name'], 'gcp.gemini');
+    assertExportHolds(otlp, [setup.gateway.apiKey, upstreamKey], [prompt]);
+  });
+
+  test('an Anthropic Messages stream: chat, with its stop reason', async () => {
+    const otlp = await receiver();
+    const setup = await tracedGateway(otlp, {}, 'anthropic');
+    setup.upstream.enqueue({ fixture: 'anthropic-messages/stream-text.chunks.txt', protocol: 'anthropic-messages' });
+    const response = await fetch(`${setup.gateway.origin}/v1/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': setup.gateway.apiKey, 'anthropic-version': '2023-06-01' },
+      body: JSON.stringify({ model: 'test-model', max_tokens: 200, stream: true, messages: [{ role: 'user', content: prompt }] }),
+    });
+    assert.equal(response.status, 200);
+    await response.text();
+    const { request, attempts } = await exportedTree(setup, otlp);
+
+    assert.equal(request.name, 'chat test-model');
+    assert.deepEqual(request.attributes['gen_ai.response.finish_reasons'], ['end_turn']);
+    assert.equal(attempts[0]!.attributes['gen_ai.provider.name'], 'anthropic');
+    assertExportHolds(otlp, [setup.gateway.apiKey, upstreamKey], [prompt]);
   });
 
   test('a Bedrock call stays correctly signed with the traceparent added, and no AWS secret is exported', async () => {
