@@ -262,6 +262,30 @@ describe('traces over OTLP/HTTP', () => {
     assertExportHolds(otlp, [gateway.apiKey, credentials.secretAccessKey], [prompt]);
   });
 
+  test('the standard OTEL_EXPORTER_OTLP_TRACES_ENDPOINT and OTEL_SERVICE_NAME turn traces on without a telemetry section', async () => {
+    const otlp = await receiver();
+    const saved = { endpoint: process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, service: process.env.OTEL_SERVICE_NAME };
+    process.env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT = `${otlp.origin}/v1/traces`;
+    process.env.OTEL_SERVICE_NAME = 'gateway-from-env';
+    let setup: UpstreamGateway;
+    try {
+      setup = await startUpstreamGateway('openai');
+    } finally {
+      for (const [name, value] of [['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', saved.endpoint], ['OTEL_SERVICE_NAME', saved.service]] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    cleanups.push(() => setup.upstream.close());
+    setup.upstream.enqueue(chatReply);
+    await setup.openai.chat.completions.create(hello);
+    await setup.gateway.close();
+    assert.deepEqual(
+      otlp.spans.map((span) => [span.kind, span.serviceName]).sort(),
+      [['client', 'gateway-from-env'], ['server', 'gateway-from-env']],
+    );
+  });
+
   test('without an endpoint nothing is traced: no traceparent goes upstream', async () => {
     const setup = await startUpstreamGateway('openai');
     cleanups.push(() => setup.close());

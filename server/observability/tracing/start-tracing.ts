@@ -20,21 +20,28 @@ const defaultServiceName = 'unified-model-api';
 
 /**
  * Starts exporting traces over OTLP/HTTP when an endpoint is configured: the config's `otlp_endpoint`,
- * else the standard `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` or `OTEL_EXPORTER_OTLP_ENDPOINT` (which the
- * exporter reads itself, with its other `OTEL_EXPORTER_OTLP_*` settings such as headers). Without one it
- * returns undefined and nothing is registered: the hot path then has no tracing step at all.
+ * else the standard `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (the full URL) or `OTEL_EXPORTER_OTLP_ENDPOINT`
+ * (a base URL); the exporter reads its other `OTEL_EXPORTER_OTLP_*` settings (headers, certificates)
+ * itself. Without one, or with `OTEL_SDK_DISABLED=true`, it returns undefined and nothing is registered:
+ * the hot path then has no tracing step at all.
  *
  * The provider is this gateway's own, not registered globally, so that two gateways in one process (tests)
  * export apart; the spans carry `service.name`.
  */
 export function startTracing(config: TelemetryConfig, env: NodeJS.ProcessEnv = process.env): GatewayTracing | undefined {
-  const fromEnv = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || env.OTEL_EXPORTER_OTLP_ENDPOINT;
-  if (!config.otlp_endpoint && !fromEnv) return undefined;
-  const exporter = new OTLPTraceExporter(config.otlp_endpoint ? { url: `${config.otlp_endpoint.replace(/\/+$/, '')}/v1/traces` } : {});
+  const url = tracesUrl(config, env);
+  if (!url || env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true') return undefined;
   const provider = new BasicTracerProvider({
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: config.service_name ?? (env.OTEL_SERVICE_NAME || defaultServiceName) }),
-    spanProcessors: [new BatchSpanProcessor(exporter)],
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url }))],
   });
   const requests = createRequestTracing(provider.getTracer('unified-model-api'), { captureContent: config.capture_content });
   return { ...requests, shutdown: () => provider.shutdown() };
+}
+
+/** Where spans go, as the OTLP exporter specification reads the two endpoint variables. */
+function tracesUrl(config: TelemetryConfig, env: NodeJS.ProcessEnv): string | undefined {
+  const base = config.otlp_endpoint ?? (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? undefined : env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  if (base) return `${base.replace(/\/+$/, '')}/v1/traces`;
+  return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || undefined;
 }
