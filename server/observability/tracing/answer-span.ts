@@ -20,9 +20,23 @@ export function traceAnswer(answer: StartedAnswer): StartedAnswer {
 
 async function* readEach(request: RequestTrace, frames: AsyncIterable<StreamFrame>): AsyncGenerator<StreamFrame> {
   for await (const frame of frames) {
-    read(request, frameObject(frame.data), true);
+    if (typeof frame.data === 'string' && !request.captureContent && !frame.data.includes(responseObjectMarker)) {
+      readFinishReasonsOfText(request, frame.data);
+    } else read(request, frameObject(frame.data), true);
     yield frame;
   }
+}
+
+/** Responses API objects, whose finish reason is their status: the few frames that hold one are parsed. */
+const responseObjectMarker = '"object":"response"';
+const finishReasonField = /"(?:finish_reason|stop_reason|finishReason)"\s*:\s*"([^"]*)"/g;
+
+/**
+ * A forwarded frame is the upstream's JSON text: its finish reason is found without parsing it, as a
+ * Chat Completions stream names `finish_reason` in every chunk.
+ */
+function readFinishReasonsOfText(request: RequestTrace, data: string): void {
+  for (const match of data.matchAll(finishReasonField)) request.finishReasons.add(match[1]!);
 }
 
 /** Stream events that name a `type` carry text only in their deltas: the `done` and `completed` ones repeat it. */
