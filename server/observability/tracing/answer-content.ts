@@ -75,6 +75,18 @@ export function inputMessages(body: unknown): string | undefined {
   return truncate(JSON.stringify(messages));
 }
 
+/**
+ * `gen_ai.system_instructions` from the field each protocol keeps them in apart from the messages:
+ * `system` (Messages), `systemInstruction` (Gemini), `instructions` (Responses). Chat's are among its messages.
+ */
+export function systemInstructions(body: unknown): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  const system = record.system ?? record.systemInstruction ?? record.system_instruction ?? record.instructions;
+  if (system === undefined || system === null) return undefined;
+  return truncate(JSON.stringify([{ type: 'text', content: typeof system === 'string' ? system : textOf(system) }]));
+}
+
 /** `gen_ai.output.messages` in the conventions' shape: one assistant message of the generated text. */
 export function outputMessages(texts: readonly string[], finishReasons: ReadonlySet<string>): string {
   const [finishReason] = finishReasons;

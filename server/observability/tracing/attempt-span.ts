@@ -43,8 +43,8 @@ export async function traceAttempt<T>(target: RouteTarget, attemptNumber: number
     const status = error instanceof GatewayError ? error.upstream?.status : undefined;
     if (status !== undefined) span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
     span.setAttribute(ATTR_ERROR_TYPE, status !== undefined ? String(status) : error instanceof GatewayError ? error.kind : 'aborted');
-    // A GatewayError's message is the one clients see, upstream secrets scrubbed (upstream-error.ts).
-    span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof GatewayError && { message: error.message }) });
+    // No message: an upstream's error text may quote the prompt, which is only recorded when captured.
+    span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
     throw error;
   }

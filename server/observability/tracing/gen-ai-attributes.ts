@@ -13,5 +13,6 @@ export const genAi = {
   outputTokens: 'gen_ai.usage.output_tokens',
   finishReasons: 'gen_ai.response.finish_reasons',
   inputMessages: 'gen_ai.input.messages',
+  systemInstructions: 'gen_ai.system_instructions',
   outputMessages: 'gen_ai.output.messages',
 } as const;

@@ -9,7 +9,7 @@ import {
 } from '@opentelemetry/semantic-conventions';
 import type { RequestHandler, Response } from 'express';
 import { contextOf, type RequestContext } from '../../core/request-context.js';
-import { inputMessages, outputMessages } from './answer-content.js';
+import { inputMessages, outputMessages, systemInstructions } from './answer-content.js';
 import { genAi } from './gen-ai-attributes.js';
 import { genAiOperationName } from './gen-ai-names.js';
 import { runInTraceScope, type RequestTrace } from './trace-scope.js';
@@ -61,6 +61,8 @@ export function createRequestTracing(tracer: Tracer, options: { captureContent: 
     if (requestTrace.captureContent) {
       const input = inputMessages(req.body);
       if (input !== undefined) requestTrace.span.setAttribute(genAi.inputMessages, input);
+      const system = systemInstructions(req.body);
+      if (system !== undefined) requestTrace.span.setAttribute(genAi.systemInstructions, system);
     }
     runInTraceScope({ request: requestTrace }, next);
   };
