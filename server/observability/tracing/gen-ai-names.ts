@@ -29,8 +29,9 @@ export function genAiProviderName(type: ProviderType): string {
  */
 export function genAiOperationName(route: OperationRoute): string | undefined {
   const { metering } = route;
-  if (!metering || metering.kind !== 'generation') return undefined;
+  if (!metering) return undefined;
   if (/embedding/i.test(route.operationId)) return 'embeddings';
+  if (metering.kind !== 'generation') return undefined;
   switch (metering.ledgerProtocol) {
     case 'openai-chat':
     case 'openai-responses':
