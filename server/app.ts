@@ -23,6 +23,7 @@ import { useLeanJsonResponses } from './http/json-response.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
+import { startTracing } from './observability/tracing/start-tracing.js';
 import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js';
 import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
@@ -96,7 +97,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
   const inFlight = new InFlightRequests();
-  const identify = [assignRequestId, createRequestLogger(logger), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const tracing = startTracing(config.telemetry);
+  const identify = [assignRequestId, createRequestLogger(logger), ...(tracing ? [tracing.traceRequests] : []), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
   const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
@@ -112,6 +114,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     ...(route.metering ? [metering.middleware] : []),
     ...(route.body === 'multipart' ? [readUpload] : []),
     validate,
+    ...(tracing ? [tracing.continueTrace] : []),
   ];
   // The console and the docs are static pages anyone may load (the console asks for a key).
   await mountBrowserPages(app);
@@ -154,6 +157,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       if (ledger instanceof SqliteLedgerWriter) await ledger.close();
       await limits.close();
       await registry.close();
+      await tracing?.shutdown();
     },
   });
 }

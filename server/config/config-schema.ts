@@ -211,6 +211,19 @@ const outboundSchema = z.strictObject({
   max_urls_per_request: z.number().int().min(1).max(100).default(16),
 });
 
+/**
+ * OpenTelemetry traces, off unless an OTLP endpoint is configured here or by the standard
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` / `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT` (observability/tracing/).
+ */
+const telemetrySchema = z.strictObject({
+  /** The collector's OTLP/HTTP base URL (`http://localhost:4318`); spans go to `<it>/v1/traces`. Wins over the environment. */
+  otlp_endpoint: z.url().optional(),
+  /** `service.name` of the spans; else `OTEL_SERVICE_NAME`, else `unified-model-api`. */
+  service_name: z.string().min(1).optional(),
+  /** Records prompts and completions (truncated) on the spans. Off: they can hold personal data. */
+  capture_content: z.boolean().default(false),
+});
+
 export const configSchema = z
   .strictObject({
     /**
@@ -227,6 +240,7 @@ export const configSchema = z
     cors: corsSchema.default(() => corsSchema.parse({})),
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
     ledger: ledgerSchema.default(() => ledgerSchema.parse({})),
+    telemetry: telemetrySchema.default(() => telemetrySchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();
@@ -299,3 +313,4 @@ export type ProviderTimeouts = NonNullable<ProviderConfig['timeouts']>;
 export type ModelImagesConfig = ModelConfig['images'];
 export type ModelPricing = NonNullable<ModelConfig['pricing']>;
 export type OutboundConfig = GatewayConfig['outbound'];
+export type TelemetryConfig = GatewayConfig['telemetry'];

@@ -1,4 +1,5 @@
 import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
+import { traceAnswer } from '../observability/tracing/answer-span.js';
 import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
 import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
 import { gateCapabilities } from './gate-capabilities.js';
@@ -111,7 +112,7 @@ export async function callModel(deps: ModelCallDependencies, call: ModelCall, ac
   await call.prepare?.();
   access.assertModelRequest(call.request('inspect'), { params: call.params, wire: { protocol: call.protocol, body: call.clientBody } });
   const attempt = await deps.router.run(model, (target) => startAttempt(call, target, signal), signal, access);
-  return render(call, attempt);
+  return traceAnswer(await render(call, attempt));
 }
 
 async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {

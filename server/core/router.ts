@@ -5,6 +5,7 @@ import { classifyFailure } from './classify-failure.js';
 import { DeploymentHealth } from './deployment-health.js';
 import type { Deployment, ModelRegistry, RegisteredModel } from './model-registry.js';
 import { pickWeighted } from './pick-deployment.js';
+import { traceAttempt } from '../observability/tracing/attempt-span.js';
 
 /** The model (the requested one or a fallback) and deployment one attempt goes to. */
 export interface RouteTarget {
@@ -73,7 +74,7 @@ export class Router {
         }
         attemptNumber += 1;
         try {
-          const value = await attempt({ model: candidate, deployment });
+          const value = await traceAttempt({ model: candidate, deployment }, attemptNumber, () => attempt({ model: candidate, deployment }));
           this.health.recordSuccess(deployment.key);
           return value;
         } catch (error) {

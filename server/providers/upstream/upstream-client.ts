@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
+import { noteUpstreamStatus, upstreamTraceHeaders } from '../../observability/tracing/attempt-span.js';
 import { collectResponse } from './collect-response.js';
 import { asRecord, parseJson } from './parse-json.js';
 import { resolveTimeouts, type Timeouts } from './timeouts.js';
@@ -74,8 +75,9 @@ export class UpstreamClient {
   /** The fixed headers, then the call's credentials and its own headers; the config's `headers` win. */
   private async callHeaders(headers: Record<string, string> | undefined): Promise<Record<string, string>> {
     const authorization = this.options.authorize ? await this.options.authorize() : undefined;
-    if (!headers && !authorization) return this.headers;
-    return { ...this.headers, ...authorization, ...headers, ...this.config.headers };
+    const traced = upstreamTraceHeaders(this.origin);
+    if (!headers && !authorization && !traced) return this.headers;
+    return { ...this.headers, ...authorization, ...headers, ...traced, ...this.config.headers };
   }
 
   /**
@@ -94,6 +96,7 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failure(error, signal);
     }
+    noteUpstreamStatus(reply.status);
     const text = reply.body.toString('utf8');
     if (reply.status < 200 || reply.status >= 300) throw this.statusFailure(reply.status, reply.headers, text);
     return this.jsonObject(text);
@@ -102,7 +105,7 @@ export class UpstreamClient {
   /** POSTs a multipart form (image edits); undici streams its file parts and sets the boundary. */
   postForm(path: string, form: FormData, signal: AbortSignal): Promise<UpstreamReply> {
     const { 'content-type': _json, ...headers } = this.headers;
-    return this.post(path, form, headers, signal);
+    return this.post(path, form, { ...headers, ...upstreamTraceHeaders(this.origin) }, signal);
   }
 
   private async post(path: string, body: string | FormData, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamReply> {
@@ -112,6 +115,7 @@ export class UpstreamClient {
     } catch (error) {
       throw this.failure(error, signal);
     }
+    noteUpstreamStatus(reply.statusCode);
     if (reply.statusCode >= 200 && reply.statusCode < 300) {
       return { status: reply.statusCode, headers: reply.headers, body: reply.body };
     }

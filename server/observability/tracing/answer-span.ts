@@ -1,0 +1,57 @@
+import type { StartedAnswer } from '../../core/model-call.js';
+import type { StreamFrame } from '../../core/stream-frame.js';
+import { collectFinishReasons, frameObject, maxCapturedCharacters, textsIn } from './answer-content.js';
+import { currentTraceScope, type RequestTrace } from './trace-scope.js';
+
+/**
+ * Lets the request's trace read a begun model answer, in the client's protocol, for its finish reasons
+ * (and its text when content is captured): a whole body at once, a stream frame by frame as it goes out.
+ * Outside a traced request the answer is returned as it is.
+ */
+export function traceAnswer(answer: StartedAnswer): StartedAnswer {
+  const request = currentTraceScope()?.request;
+  if (!request) return answer;
+  if (answer.kind === 'json') {
+    read(request, answer.body);
+    return answer;
+  }
+  return { ...answer, frames: readEach(request, answer.frames) };
+}
+
+async function* readEach(request: RequestTrace, frames: AsyncIterable<StreamFrame>): AsyncGenerator<StreamFrame> {
+  for await (const frame of frames) {
+    if (typeof frame.data === 'string' && !request.captureContent && !frame.data.includes(responseObjectMarker)) {
+      readFinishReasonsOfText(request, frame.data);
+    } else read(request, frameObject(frame.data), true);
+    yield frame;
+  }
+}
+
+/** Responses API objects, whose finish reason is their status: the few frames that hold one are parsed. */
+const responseObjectMarker = '"object":"response"';
+const finishReasonField = /"(?:finish_reason|stop_reason|finishReason)"\s*:\s*"([^"]*)"/g;
+
+/**
+ * A forwarded frame is the upstream's JSON text: its finish reason is found without parsing it, as a
+ * Chat Completions stream names `finish_reason` in every chunk.
+ */
+function readFinishReasonsOfText(request: RequestTrace, data: string): void {
+  for (const match of data.matchAll(finishReasonField)) request.finishReasons.add(match[1]!);
+}
+
+/** Stream events that name a `type` carry text only in their deltas: the `done` and `completed` ones repeat it. */
+function read(request: RequestTrace, body: unknown, streamed = false): void {
+  collectFinishReasons(body, request.finishReasons);
+  if (!request.captureContent) return;
+  const type = body !== null && typeof body === 'object' ? (body as { type?: unknown }).type : undefined;
+  if (streamed && typeof type === 'string' && !type.endsWith('delta')) return;
+  const budget = maxCapturedCharacters - request.outputText.reduce((sum, text) => sum + text.length, 0);
+  textsIn(streamed ? body : outputOf(body), request.outputText, budget);
+}
+
+/** The generated part of a whole answer: `choices` (Chat), `content` (Messages), `candidates` (Gemini), `output` (Responses). */
+function outputOf(body: unknown): unknown {
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  return record.choices ?? record.content ?? record.candidates ?? record.output;
+}
