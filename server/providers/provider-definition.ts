@@ -29,6 +29,12 @@ export interface ProviderDefinition<Type extends string = string, Keys extends z
    * type that inlines has no Messages or generateContent pass-through.
    */
   inlinesImageUrls: boolean;
+  /**
+   * `gen_ai.provider.name` in traces: the GenAI conventions' well-known value
+   * (https://opentelemetry.io/docs/specs/semconv/registry/attributes/gen-ai/), or the gateway's own where
+   * there is none (OpenAI-compatible servers, the built-in model).
+   */
+  genAiName: string;
   /** How model lists describe a model of this type; without it, as served from an upstream of this type. */
   describeModel?(kind: 'chat' | 'image'): string;
   config: ProviderConfigExtension<Keys>;

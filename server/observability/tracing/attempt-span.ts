@@ -1,11 +1,10 @@
-import { SpanKind, SpanStatusCode, defaultTextMapSetter, trace } from '@opentelemetry/api';
-import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '@opentelemetry/semantic-conventions';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
+import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RouteTarget } from '../../core/router.js';
 import { genAi } from './gen-ai-attributes.js';
-import { genAiProviderName } from './gen-ai-names.js';
+import { providerDefinition } from '../../providers/registry.js';
 import { currentTraceScope, runInTraceScope } from './trace-scope.js';
-import { w3cTraceContext } from './request-span.js';
 
 /**
  * Runs one upstream attempt of the router inside a CLIENT span, a child of the request's span: retries
@@ -19,7 +18,7 @@ export async function traceAttempt<T>(target: RouteTarget, attemptNumber: number
   if (!scope) return run();
   const { request } = scope;
   const { provider, upstreamModel } = target.deployment;
-  const providerName = genAiProviderName(provider.type);
+  const providerName = providerDefinition(provider.type).genAiName;
   const span = request.tracer.startSpan(
     `${request.operationName ?? 'call'} ${upstreamModel}`,
     {
@@ -48,26 +47,4 @@ export async function traceAttempt<T>(target: RouteTarget, attemptNumber: number
     span.end();
     throw error;
   }
-}
-
-/**
- * The W3C `traceparent` (and `tracestate`) of the current attempt's span, for the upstream request to
- * `origin`, which is recorded as the span's `server.address` and `server.port`. Undefined outside an
- * attempt. Added after any request signing: SigV4 signs only the headers it was given, so these go
- * unsigned, as the AWS SDKs send their own trace header.
- */
-export function upstreamTraceHeaders(origin: string): Record<string, string> | undefined {
-  const scope = currentTraceScope();
-  const span = scope?.attempt;
-  if (!span) return undefined;
-  const url = new URL(origin);
-  span.setAttributes({ [ATTR_SERVER_ADDRESS]: url.hostname, [ATTR_SERVER_PORT]: Number(url.port) || (url.protocol === 'https:' ? 443 : 80) });
-  const headers: Record<string, string> = {};
-  w3cTraceContext.inject(trace.setSpan(scope.request.context, span), headers, defaultTextMapSetter);
-  return headers;
-}
-
-/** Records the status of the current attempt's upstream answer. */
-export function noteUpstreamStatus(status: number): void {
-  currentTraceScope()?.attempt?.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, status);
 }

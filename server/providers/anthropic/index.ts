@@ -59,6 +59,7 @@ export const anthropicProvider: ProviderDefinition<'anthropic', NoConfigKeys> = 
   tokenLimits: { input: 200_000, output: 64_000 },
   serves: { chat: true, responses: false, images: false, embeddings: false },
   inlinesImageUrls: false,
+  genAiName: 'anthropic',
   config: { keys: {} },
   create: createAnthropicProvider,
 };

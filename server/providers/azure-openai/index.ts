@@ -36,6 +36,7 @@ export const azureOpenAIProvider: ProviderDefinition<'azure-openai', typeof azur
   tokenLimits: { input: 128_000, output: 16_384 },
   serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: false,
+  genAiName: 'azure.ai.openai',
   config: { keys: azureOpenAIConfigKeys, problems: azureOpenAIConfigProblems },
   create: createAzureOpenAIProvider,
 };

@@ -70,6 +70,7 @@ export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfig
   tokenLimits: { input: 200_000, output: 64_000 },
   serves: { chat: true, responses: false, images: false, embeddings: true },
   inlinesImageUrls: true,
+  genAiName: 'aws.bedrock',
   config: { keys: bedrockConfigKeys, problems: bedrockConfigProblems },
   create: createBedrockProvider,
 };

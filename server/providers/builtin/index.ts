@@ -59,6 +59,7 @@ export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfig
   tokenLimits: { input: 128_000, output: 8_192 },
   serves: { chat: true, responses: false, images: true, embeddings: true },
   inlinesImageUrls: false,
+  genAiName: 'unified_model_api.builtin',
   describeModel: (kind) => `The built-in offline ${kind} model.`,
   config: { keys: builtinConfigKeys },
   create: (config) => createBuiltinProvider({ id: config.id, chunkDelayMs: config.chunk_delay_ms }),

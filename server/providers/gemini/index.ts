@@ -76,6 +76,7 @@ export const geminiProvider: ProviderDefinition<'gemini', NoConfigKeys> = {
   tokenLimits: { input: 1_048_576, output: 65_536 },
   serves: { chat: true, responses: false, images: true, embeddings: true },
   inlinesImageUrls: false,
+  genAiName: 'gcp.gemini',
   config: { keys: {} },
   create: createGeminiProvider,
 };

@@ -37,6 +37,7 @@ export const openaiCompatibleProvider: ProviderDefinition<'openai-compatible', t
   tokenLimits: { input: 32_768, output: 8_192 },
   serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: true,
+  genAiName: 'openai_compatible',
   config: { keys: openAIConfigKeys },
   create: createOpenAICompatibleProvider,
 };

@@ -88,6 +88,7 @@ export const openaiProvider: ProviderDefinition<'openai', typeof openAIConfigKey
   tokenLimits: { input: 128_000, output: 16_384 },
   serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: false,
+  genAiName: 'openai',
   config: { keys: openAIConfigKeys },
   create: (config) => createOpenAIProvider(config),
 };

@@ -1,7 +1,7 @@
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { noteUpstreamStatus, upstreamTraceHeaders } from '../../observability/tracing/attempt-span.js';
+import { noteUpstreamStatus, upstreamTraceHeaders } from '../../observability/tracing/upstream-trace.js';
 import { collectResponse } from './collect-response.js';
 import { asRecord, parseJson } from './parse-json.js';
 import { resolveTimeouts, type Timeouts } from './timeouts.js';

@@ -50,6 +50,7 @@ export const vertexProvider: ProviderDefinition<'vertex', typeof vertexConfigKey
   tokenLimits: { input: 1_048_576, output: 65_536 },
   serves: { chat: true, responses: false, images: false, embeddings: true },
   inlinesImageUrls: false,
+  genAiName: 'gcp.vertex_ai',
   config: { keys: vertexConfigKeys, problems: vertexConfigProblems },
   create: createVertexProvider,
 };
