@@ -1,9 +1,10 @@
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { AttemptObserver, AttemptStartObserver } from '../../core/router.js';
 import type { LimitRefusal } from '../../limits/limit-store.js';
 import type { UsageRecord } from '../../usage/usage-record.js';
+import { CheapCounter, CheapHistogram } from './cheap-series.js';
 
 /** The label a value gets when it is not one the gateway configured (a model name a client made up). */
 export const unknownLabel = 'unknown';
@@ -19,53 +20,71 @@ export interface LedgerGauges {
 
 const requestLabels = ['operation', 'model', 'provider', 'status'] as const;
 const usageLabels = ['operation', 'model', 'provider'] as const;
-type UsageLabels = Record<(typeof usageLabels)[number], string>;
+/** Request labels as values, in `requestLabels` order. */
+export type RequestLabelValues = readonly [operation: string, model: string, provider: string, status: string];
+/** Usage labels as values, in `usageLabels` order. */
+export type UsageLabelValues = readonly [operation: string, model: string, provider: string];
 
 /**
  * Every metric of one gateway process, in a registry of its own. Label values come only from the config
  * (model and provider IDs), the spec (operation IDs), status codes and fixed enums, never from request
  * text, so a client cannot grow the number of series: `modelLabel` turns a name no model has into
- * `unknown`.
+ * `unknown`. What a request records goes to cheap-series.ts's counters and histograms, or to plain numbers
+ * read at scrape time: nothing on the request path hashes a labels object.
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly providerOfDeployment: Map<string, string>;
+  private open = 0;
 
-  private readonly requests = new Counter({ name: 'gateway_requests_total', help: 'Requests answered, by operation, model, provider and status (499: the client left first).', labelNames: requestLabels, registers: [this.registry] });
-  private readonly duration = new Histogram({
-    name: 'gateway_request_duration_seconds',
-    help: 'Time from a request arriving to its response being over.',
-    labelNames: requestLabels,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
-    registers: [this.registry],
-  });
-  private readonly firstToken = new Histogram({
-    name: 'gateway_time_to_first_token_seconds',
-    help: 'Time from a streamed request arriving to its first event being sent.',
-    labelNames: ['operation', 'model', 'provider'],
-    buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
-    registers: [this.registry],
-  });
-  private readonly openStreams = new Gauge({ name: 'gateway_open_streams', help: 'Streamed answers being sent.', registers: [this.registry] });
-  private readonly tokens = new Counter({ name: 'gateway_tokens_total', help: 'Tokens of model requests as the usage ledger counts them, by type (input, cached_input, output, reasoning).', labelNames: [...usageLabels, 'type'], registers: [this.registry] });
-  private readonly cost = new Counter({ name: 'gateway_cost_usd_total', help: 'Cost of model requests in US dollars, at the configured prices.', labelNames: usageLabels, registers: [this.registry] });
-  private readonly attempts = new Counter({
-    name: 'gateway_upstream_attempts_total',
-    help: "Upstream attempts, by provider and kind: a request's first, a retry (a later attempt on the requested model) or a fallback (an attempt on a fallback model).",
-    labelNames: ['provider', 'kind'],
-    registers: [this.registry],
-  });
-  private readonly upstreamErrors = new Counter({
-    name: 'gateway_upstream_errors_total',
-    help: "Failed upstream attempts, by provider, the router's verdict (retry, next, stop) and upstream status (none: no answer).",
-    labelNames: ['provider', 'verdict', 'status'],
-    registers: [this.registry],
-  });
-  private readonly refusals = new Counter({ name: 'gateway_limit_refusals_total', help: 'Requests refused (429) by a limit, by limit and scope (account, key).', labelNames: ['limit', 'scope'], registers: [this.registry] });
+  private readonly requests = new CheapCounter(this.registry, 'gateway_requests_total', 'Requests answered, by operation, model, provider and status (499: the client left first).', requestLabels);
+  private readonly duration = new CheapHistogram(
+    this.registry,
+    'gateway_request_duration_seconds',
+    'Time from a request arriving to its response being over.',
+    requestLabels,
+    [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+  );
+  private readonly firstToken = new CheapHistogram(
+    this.registry,
+    'gateway_time_to_first_token_seconds',
+    'Time from a streamed request arriving to its first event being sent.',
+    usageLabels,
+    [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60],
+  );
+  private readonly tokens = new CheapCounter(
+    this.registry,
+    'gateway_tokens_total',
+    'Tokens of model requests as the usage ledger counts them, by type (input, cached_input, output, reasoning).',
+    [...usageLabels, 'type'],
+  );
+  private readonly cost = new CheapCounter(this.registry, 'gateway_cost_usd_total', 'Cost of model requests in US dollars, at the configured prices.', usageLabels);
+  private readonly attempts = new CheapCounter(
+    this.registry,
+    'gateway_upstream_attempts_total',
+    "Upstream attempts, by provider and kind: a request's first, a retry (a later attempt on the requested model) or a fallback (an attempt on a fallback model).",
+    ['provider', 'kind'],
+  );
+  private readonly upstreamErrors = new CheapCounter(
+    this.registry,
+    'gateway_upstream_errors_total',
+    "Failed upstream attempts, by provider, the router's verdict (retry, next, stop) and upstream status (none: no answer).",
+    ['provider', 'verdict', 'status'],
+  );
+  private readonly refusals = new CheapCounter(this.registry, 'gateway_limit_refusals_total', 'Requests refused (429) by a limit, by limit and scope (account, key).', ['limit', 'scope']);
 
   constructor(private readonly models: ModelRegistry) {
     this.providerOfDeployment = new Map(models.all().flatMap((model) => model.deployments.map((deployment) => [deployment.key, deployment.provider.id] as const)));
     collectDefaultMetrics({ register: this.registry });
+    const metrics = this;
+    new Gauge({
+      name: 'gateway_open_streams',
+      help: 'Streamed answers being sent.',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.open);
+      },
+    });
   }
 
   /** Reads the ledger's own counts at each scrape, so that recording a row costs nothing more. */
@@ -96,44 +115,45 @@ export class GatewayMetrics {
     return (deploymentKey != null && this.providerOfDeployment.get(deploymentKey)) || unknownLabel;
   }
 
-  requestEnded(labels: Record<(typeof requestLabels)[number], string>, seconds: number): void {
+  requestEnded(labels: RequestLabelValues, seconds: number): void {
     this.requests.inc(labels);
     this.duration.observe(labels, seconds);
   }
 
-  firstTokenSent(labels: UsageLabels, seconds: number): void {
+  firstTokenSent(labels: UsageLabelValues, seconds: number): void {
     this.firstToken.observe(labels, seconds);
   }
 
   streamOpened(): void {
-    this.openStreams.inc();
+    this.open += 1;
   }
 
   streamClosed(): void {
-    this.openStreams.dec();
+    this.open -= 1;
   }
 
   /** A usage row as metering wrote it: its tokens and cost, the same numbers the ledger gets. */
   usageRecorded(operation: string, row: UsageRecord): void {
-    const labels = { operation, model: this.modelLabel(row.model), provider: this.providerLabel(row.deployment) };
-    if (row.input_tokens > 0) this.tokens.inc({ ...labels, type: 'input' }, row.input_tokens);
-    if (row.cached_input_tokens > 0) this.tokens.inc({ ...labels, type: 'cached_input' }, row.cached_input_tokens);
-    if (row.output_tokens > 0) this.tokens.inc({ ...labels, type: 'output' }, row.output_tokens);
-    if (row.reasoning_tokens > 0) this.tokens.inc({ ...labels, type: 'reasoning' }, row.reasoning_tokens);
-    if (row.cost_usd > 0) this.cost.inc(labels, row.cost_usd);
+    const model = this.modelLabel(row.model);
+    const provider = this.providerLabel(row.deployment);
+    if (row.input_tokens > 0) this.tokens.inc([operation, model, provider, 'input'], row.input_tokens);
+    if (row.cached_input_tokens > 0) this.tokens.inc([operation, model, provider, 'cached_input'], row.cached_input_tokens);
+    if (row.output_tokens > 0) this.tokens.inc([operation, model, provider, 'output'], row.output_tokens);
+    if (row.reasoning_tokens > 0) this.tokens.inc([operation, model, provider, 'reasoning'], row.reasoning_tokens);
+    if (row.cost_usd > 0) this.cost.inc([operation, model, provider], row.cost_usd);
   }
 
   readonly attemptStarted: AttemptStartObserver = ({ target, attempt, fallback }) => {
-    this.attempts.inc({ provider: target.deployment.provider.id, kind: fallback ? 'fallback' : attempt > 1 ? 'retry' : 'first' });
+    this.attempts.inc([target.deployment.provider.id, fallback ? 'fallback' : attempt > 1 ? 'retry' : 'first']);
   };
 
   /** The verdict is classifyFailure's (retry, next, stop): a fixed set. */
   readonly attemptFailed: AttemptObserver = ({ target, error, verdict }) => {
     const status = error instanceof GatewayError ? error.upstream?.status : undefined;
-    this.upstreamErrors.inc({ provider: target.deployment.provider.id, verdict, status: status === undefined ? noneLabel : String(status) });
+    this.upstreamErrors.inc([target.deployment.provider.id, verdict, status === undefined ? noneLabel : String(status)]);
   };
 
   limitRefused(refusal: Pick<LimitRefusal, 'limit' | 'scopeId'>): void {
-    this.refusals.inc({ limit: refusal.limit, scope: refusal.scopeId.startsWith('key:') ? 'key' : 'account' });
+    this.refusals.inc([refusal.limit, refusal.scopeId.startsWith('key:') ? 'key' : 'account']);
   }
 }

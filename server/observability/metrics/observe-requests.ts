@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import { contextOf, type RequestContext } from '../../core/request-context.js';
 import { meteredEndpoint } from '../../metering/metered-endpoint.js';
 import { clientLeftStatus } from '../../metering/usage-row-of.js';
-import { noneLabel, type GatewayMetrics } from './gateway-metrics.js';
+import { noneLabel, type GatewayMetrics, type UsageLabelValues } from './gateway-metrics.js';
 
 /** What the stream observer needs of a request the metrics step has seen. */
 interface ObservedRequest {
@@ -33,16 +33,17 @@ export function observeRequests(metrics: GatewayMetrics): RequestHandler {
     observed.set(res, { metrics, context, startedAt });
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
-      metrics.requestEnded({ ...modelLabels(metrics, context, req.body), status: String(res.writableFinished ? res.statusCode : clientLeftStatus) }, seconds);
+      const [operation, model, provider] = modelLabels(metrics, context, req.body);
+      metrics.requestEnded([operation, model, provider, String(res.writableFinished ? res.statusCode : clientLeftStatus)], seconds);
     });
     next();
   };
 }
 
 /** The operation, model and provider labels of a request, from what its context says so far. */
-export function modelLabels(metrics: GatewayMetrics, context: RequestContext, body: unknown): { operation: string; model: string; provider: string } {
+export function modelLabels(metrics: GatewayMetrics, context: RequestContext, body: unknown): UsageLabelValues {
   const operation = context.operation?.operationId ?? noneLabel;
-  if (!context.operation?.metering) return { operation, model: noneLabel, provider: noneLabel };
-  if (context.route) return { operation, model: context.route.model, provider: metrics.providerLabel(context.route.deployment) };
-  return { operation, model: metrics.modelLabel(meteredEndpoint(context, body)?.requestedModel), provider: metrics.providerLabel(undefined) };
+  if (!context.operation?.metering) return [operation, noneLabel, noneLabel];
+  if (context.route) return [operation, context.route.model, metrics.providerLabel(context.route.deployment)];
+  return [operation, metrics.modelLabel(meteredEndpoint(context, body)?.requestedModel), metrics.providerLabel(undefined)];
 }
