@@ -11,7 +11,7 @@ export const unknownLabel = 'unknown';
 /** The model and provider labels of an operation that calls no model (admin, listings, health). */
 export const noneLabel = 'none';
 
-/** Counts the usage ledger keeps of itself, read at scrape time (usage-recorder.ts, sync-ledger.ts). */
+/** Counts the usage ledger's batch writer keeps of itself (usage-recorder.ts), read at scrape time. */
 export interface LedgerGauges {
   queuedRows(): number;
   failedWrites(): number;
