@@ -9,8 +9,10 @@ import type { components } from '../generated/api.js';
 import { freePort } from '../scripts/bench/free-port.js';
 import { configSchema } from '../server/config/config-schema.js';
 import { adminApi } from './helpers/admin-api.js';
+import { startFakeUpstream } from './helpers/fake-upstream.js';
 import { parsePrometheusText, sumOf, type Sample } from './helpers/prometheus-text.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
+import { upstreamKey } from './helpers/upstream-gateway.js';
 
 type UsageRecord = components['schemas']['UsageRecord'];
 
@@ -108,6 +110,41 @@ describe('GET /metrics on the gateway port', () => {
       assert.match(((await response.json()) as { error: { message: string } }).error.message, /Admin key required/);
     }
   });
+});
+
+test('a retry and a fallback are counted as attempts, the failures as upstream errors', async () => {
+  const upstream = await startFakeUpstream();
+  const serverError = { status: 503, json: { error: { message: 'overloaded', type: 'server_error', param: null, code: null } } };
+  upstream.enqueue(serverError, serverError);
+  const config = configSchema.parse({
+    providers: [
+      { id: 'flaky', type: 'openai', base_url: `${upstream.origin}/v1`, api_key: upstreamKey },
+      { id: 'local', type: 'builtin', chunk_delay_ms: 0 },
+    ],
+    models: [
+      { id: 'primary', provider: 'flaky', upstream_model: 'm', fallbacks: ['echo'] },
+      { id: 'echo', provider: 'local', upstream_model: 'echo', capabilities: ['chat', 'streaming'] },
+    ],
+    routing: { max_attempts: 2, backoff_ms: 1, max_backoff_ms: 1 },
+    metrics: { enabled: true },
+  });
+  const gateway = await startGateway({ config });
+  try {
+    const client = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+    await client.chat.completions.create({ model: 'primary', messages: [{ role: 'user', content: 'hello' }] });
+    assert.equal(upstream.requests.length, 2);
+    const { samples } = await samplesOf(gateway.origin, gateway.adminKey);
+    assert.equal(sumOf(samples, 'gateway_upstream_attempts_total', { provider: 'flaky', kind: 'first' }), 1);
+    assert.equal(sumOf(samples, 'gateway_upstream_attempts_total', { provider: 'flaky', kind: 'retry' }), 1);
+    assert.equal(sumOf(samples, 'gateway_upstream_attempts_total', { provider: 'local', kind: 'fallback' }), 1);
+    assert.equal(sumOf(samples, 'gateway_upstream_errors_total', { provider: 'flaky', verdict: 'retry', status: '503' }), 2);
+    assert.equal(sumOf(samples, 'gateway_upstream_errors_total'), 2);
+    // The model that served names the request.
+    assert.equal(sumOf(samples, 'gateway_requests_total', { operation: 'createChatCompletion', model: 'echo', provider: 'local', status: '200' }), 1);
+  } finally {
+    await gateway.close();
+    await upstream.close();
+  }
 });
 
 test('with metrics.port the metrics are on 127.0.0.1:<port> without a key, and not on the gateway port', async () => {
