@@ -40,6 +40,30 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description The gateway's metrics in the Prometheus text exposition format (version 0.0.4): requests, latency,
+         *     time to first token, tokens, cost, upstream attempts, limit refusals, open streams and the usage
+         *     ledger's queue. Needs the admin key. Served only with `metrics.enabled: true` and no `metrics.port`
+         *     in the config (with a port the metrics are served there instead, without a key); 404 otherwise.
+         *     With `WORKERS=N` one scrape answers for every worker.
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/chat/completions": {
         parameters: {
             query?: never;
@@ -3554,6 +3578,37 @@ export interface operations {
                 };
             };
             default: components["responses"]["OpenAIError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every metric, in the text format. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["AdminUnauthorized"];
+            /** @description Metrics are off, or served on their own port. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenAIError"];
+                };
+            };
+            default: components["responses"]["AdminError"];
         };
     };
     createChatCompletion: {

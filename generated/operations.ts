@@ -27,6 +27,7 @@ export type OperationHandler<O extends OperationId> = (req: TypedRequest<O>, res
 export interface OperationHandlers {
   getHealth: OperationHandler<'getHealth'>;
   getOpenApiSpec: OperationHandler<'getOpenApiSpec'>;
+  getMetrics: OperationHandler<'getMetrics'>;
   createChatCompletion: OperationHandler<'createChatCompletion'>;
   listModels: OperationHandler<'listModels'>;
   retrieveModel: OperationHandler<'retrieveModel'>;
@@ -130,6 +131,7 @@ export interface OperationRoute {
 export const operationRoutes: readonly OperationRoute[] = [
   {"operationId":"getHealth","method":"get","path":"/healthz","segments":[{"literal":"healthz"}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
   {"operationId":"getOpenApiSpec","method":"get","path":"/openapi.yaml","segments":[{"literal":"openapi.yaml"}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
+  {"operationId":"getMetrics","method":"get","path":"/metrics","segments":[{"literal":"metrics"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"createChatCompletion","method":"post","path":"/v1/chat/completions","segments":[{"literal":"v1"},{"literal":"chat"},{"literal":"completions"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"openai-chat","modelFrom":"body"},"body":"json"},
   {"operationId":"listModels","method":"get","path":"/v1/models","segments":[{"literal":"v1"},{"literal":"models"}],"protocol":"openai","protocolFromClient":true,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true},{"in":"header","name":"x-api-key","bearer":false},{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false}],"body":"none"},
   {"operationId":"retrieveModel","method":"get","path":"/v1/models/{model}","segments":[{"literal":"v1"},{"literal":"models"},{"param":"model","suffix":"","slashes":true}],"protocol":"openai","protocolFromClient":true,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true},{"in":"header","name":"x-api-key","bearer":false},{"in":"header","name":"x-goog-api-key","bearer":false},{"in":"query","name":"key","bearer":false}],"body":"none"},

@@ -29,6 +29,8 @@ import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
 import { createMetering } from './metering/create-metering.js';
+import { observeRequests } from './observability/metrics/observe-requests.js';
+import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createHandlers } from './routes.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
@@ -60,13 +62,17 @@ export interface AppDependencies {
  */
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
+  const { metrics, serveMetrics, listen: listenForMetrics } = setUpMetrics(config.metrics, registry, logger);
   const router = new Router(registry, {
     settings: config.routing,
-    onAttemptFailed: ({ target, attempt, error, verdict }) =>
+    onAttemptStarted: metrics?.attemptStarted,
+    onAttemptFailed: ({ target, attempt, error, verdict }) => {
+      metrics?.attemptFailed({ target, attempt, error, verdict });
       logger.warn(
         { model: target.model.id, deployment: target.deployment.key, attempt, verdict, error: error instanceof Error ? error.message : String(error) },
         'upstream attempt failed',
-      ),
+      );
+    },
   });
   const keys = new KeyStore(db);
   const accounts = new AccountStore(db);
@@ -76,6 +82,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
   const recorder = new UsageRecorder({ store: ledger, logger });
+  metrics?.watchLedger(recorder);
   const syncLedger =
     config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
@@ -86,6 +93,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     syncLedger,
     logger,
     defaultOutputTokens: config.limits.default_output_tokens,
+    metrics,
   });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
@@ -98,7 +106,14 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const allowCrossOrigin = createCors(config.cors);
   const inFlight = new InFlightRequests();
   const tracing = startTracing(config.telemetry);
-  const identify = [assignRequestId, createRequestLogger(logger), ...(tracing ? [tracing.traceRequests] : []), refuseFragmentInTarget, ...(allowCrossOrigin ? [allowCrossOrigin] : [])];
+  const identify = [
+    ...(metrics ? [observeRequests(metrics)] : []),
+    assignRequestId,
+    createRequestLogger(logger),
+    ...(tracing ? [tracing.traceRequests] : []),
+    refuseFragmentInTarget,
+    ...(allowCrossOrigin ? [allowCrossOrigin] : []),
+  ];
   const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
@@ -134,22 +149,26 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
     authenticator,
     images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
+    serveMetrics,
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
   const errorHandler = createErrorHandler(logger);
   app.use(errorHandler);
+  let metricsServer: Server | undefined;
   const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => {
       const server = createGatewayServer(app, dispatch);
       inFlight.watch(server);
+      metricsServer = listenForMetrics();
       return server.listen(port, host);
     },
     inFlight,
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
+      metricsServer?.close();
       // Requests are over (the server has drained): settle their limits, then write every usage row.
       await metering.idle();
       await syncLedger?.idle();

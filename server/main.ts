@@ -10,6 +10,7 @@ import { readSettings, type Settings } from './config/settings.js';
 import { warmTokenizer } from './core/token-counter.js';
 import { drainServer } from './http/drain-server.js';
 import { createLogger } from './logging/logger.js';
+import { setUpPrimaryMetrics } from './observability/metrics/setup-metrics.js';
 import { openDatabase, type GatewayDb } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 
@@ -27,6 +28,7 @@ async function main(): Promise<void> {
   if (settings.workers > 1 && cluster.isPrimary) {
     await db.destroy();
     if (!settings.redisUrl) logger.warn({ workers: settings.workers }, 'limits are counted per worker without Redis: set GATEWAY_REDIS_URL to share them');
+    setUpPrimaryMetrics(config.metrics, logger);
     return runWorkers(settings.workers, logger);
   }
   return serve(settings, config, db, logger);

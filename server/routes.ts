@@ -39,6 +39,8 @@ export interface HandlerDependencies {
   responseRetentionSeconds: number;
   authenticator: KeyAuthenticator;
   images: ImageServices;
+  /** `GET /metrics` (observability/metrics/setup-metrics.ts). */
+  serveMetrics: OperationHandlers['getMetrics'];
 }
 
 /**
@@ -51,6 +53,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
       res.json({ status: 'ok' });
     },
     getOpenApiSpec: await createOpenApiSpecHandler(),
+    getMetrics: deps.serveMetrics,
     createChatCompletion: createChatCompletionHandler(deps),
     listModels: createListModelsHandler(deps.registry),
     retrieveModel: createRetrieveModelHandler(deps.registry),

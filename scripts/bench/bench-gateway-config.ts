@@ -1,11 +1,13 @@
 /**
  * The gateway config the bench runs: one OpenAI provider pointing at the fake upstream, a chat model and
  * an image model (see gateway.example.yaml and server/config/config-schema.ts for the keys); the usage
- * ledger's `durability` when one is given (`npm run bench:ledger`), else the default.
+ * ledger's `durability` when one is given (`npm run bench:ledger`), else the default. `BENCH_METRICS=1`
+ * turns Prometheus metrics on (`metrics.enabled`), to measure what they cost.
  */
 export function benchGatewayConfig(upstreamPort: number, ledgerDurability?: 'batch' | 'sync'): string {
   const ledger = ledgerDurability ? `ledger: { durability: ${ledgerDurability} }\n` : '';
-  return `${ledger}providers:
+  const metrics = process.env.BENCH_METRICS === '1' ? 'metrics: { enabled: true }\n' : '';
+  return `${ledger}${metrics}providers:
   - id: up
     type: openai
     base_url: http://127.0.0.1:${upstreamPort}/v1

@@ -185,6 +185,16 @@ const imageFilesSchema = z.strictObject({
   sweep_interval_seconds: z.number().int().min(1).max(86_400).default(300),
 });
 
+/**
+ * Prometheus metrics, off by default (then nothing is collected). On, they are served at `GET /metrics` on
+ * the gateway's port to the admin key, or with `port` on their own server at 127.0.0.1:<port> without a key
+ * (and not on the gateway's port).
+ */
+const metricsSchema = z.strictObject({
+  enabled: z.boolean().default(false),
+  port: z.number().int().min(1).max(65_535).optional(),
+});
+
 const mebibytes = 1024 * 1024;
 
 /**
@@ -241,6 +251,7 @@ export const configSchema = z
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
     ledger: ledgerSchema.default(() => ledgerSchema.parse({})),
     telemetry: telemetrySchema.default(() => telemetrySchema.parse({})),
+    metrics: metricsSchema.default(() => metricsSchema.parse({})),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();

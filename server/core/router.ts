@@ -15,12 +15,15 @@ export interface RouteTarget {
 
 /** Told about every failed attempt, for the log. */
 export type AttemptObserver = (failure: { target: RouteTarget; attempt: number; error: unknown; verdict: string }) => void;
+/** Told about every attempt as it starts (1-based `attempt`; `fallback` when it goes to a fallback model), for metrics. */
+export type AttemptStartObserver = (start: { target: RouteTarget; attempt: number; fallback: boolean }) => void;
 
 export interface RouterOptions {
   settings: RoutingConfig;
   health?: DeploymentHealth;
   random?: () => number;
   onAttemptFailed?: AttemptObserver;
+  onAttemptStarted?: AttemptStartObserver;
 }
 
 /**
@@ -39,6 +42,7 @@ export class Router {
   private readonly health: DeploymentHealth;
   private readonly random: () => number;
   private readonly onAttemptFailed?: AttemptObserver;
+  private readonly onAttemptStarted?: AttemptStartObserver;
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -48,6 +52,7 @@ export class Router {
     this.health = options.health ?? new DeploymentHealth(options.settings);
     this.random = options.random ?? Math.random;
     this.onAttemptFailed = options.onAttemptFailed;
+    this.onAttemptStarted = options.onAttemptStarted;
   }
 
   /**
@@ -73,6 +78,7 @@ export class Router {
           await sleep(wait, signal);
         }
         attemptNumber += 1;
+        this.onAttemptStarted?.({ target: { model: candidate, deployment }, attempt: attemptNumber, fallback: candidate !== model });
         try {
           const value = await traceAttempt({ model: candidate, deployment }, attemptNumber, () => attempt({ model: candidate, deployment }));
           this.health.recordSuccess(deployment.key);

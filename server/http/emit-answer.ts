@@ -1,5 +1,6 @@
 import type { Response } from 'express';
 import type { StartedAnswer, StreamForm } from '../core/model-call.js';
+import { observeStream } from '../observability/metrics/observe-stream.js';
 import { describeRoute } from './describe-route.js';
 import { openStreamSink } from './open-stream-sink.js';
 import type { RequestContext } from '../core/request-context.js';
@@ -18,7 +19,7 @@ export async function emitAnswer(res: Response, context: RequestContext, answer:
     return;
   }
   context.streamed = { usage: answer.usage, deliveredSinceUsage: answer.deliveredSinceUsage };
-  await sendStream(openStreamSink(res, form), answer.frames, {
+  await sendStream(observeStream(res, openStreamSink(res, form)), answer.frames, {
     frameOf: (frame) => frame,
     ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
     finish: () => (context.usage = answer.usage()),

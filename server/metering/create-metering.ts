@@ -8,6 +8,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from '../core/request-context.js';
 import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
+import type { GatewayMetrics } from '../observability/metrics/gateway-metrics.js';
 import { limitScopeKeyId } from '../store/key-store.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { SyncLedger } from '../usage/sync-ledger.js';
@@ -26,6 +27,8 @@ export interface MeteringDependencies {
   logger: Logger;
   /** `limits.default_output_tokens`: the most output the gateway grants a limited request that names no cap. */
   defaultOutputTokens: number;
+  /** With `metrics.enabled`: told each usage row and each limit refusal. */
+  metrics?: Pick<GatewayMetrics, 'usageRecorded' | 'limitRefused'>;
 }
 
 /** The two steps of metering, plus what shutdown must wait for. */
@@ -90,7 +93,9 @@ export function createMetering(deps: MeteringDependencies): Metering {
         const endpoint = meteredEndpoint(context, req.body)!;
         const outcome = outcomeOf(req, res, context, endpoint, deps.registry, completed);
         request.outcome = outcome;
-        keep(usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt }));
+        const row = usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt });
+        deps.metrics?.usageRecorded(context.operation!.operationId, row);
+        keep(row);
         if (request.reservation) settle(request.reservation, outcome);
       };
     // Over without being finished: the client left before it had the whole answer.
@@ -117,7 +122,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
         defaultOutputTokens: deps.defaultOutputTokens,
         maxImages: model?.images.max_n ?? defaultModelImages.max_n,
       });
-      const reservation = await reserve(deps.limits, { scopes, ...plan });
+      const reservation = await reserve(deps.limits, { scopes, ...plan }, deps.metrics);
       request.reservation = reservation;
       renewals.start(reservation);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
@@ -144,7 +149,7 @@ function limitScopes(principal: Principal): LimitScope[] {
   return scopes;
 }
 
-async function reserve(limits: LimitStore, request: ReserveRequest): Promise<Reservation> {
+async function reserve(limits: LimitStore, request: ReserveRequest, metrics: MeteringDependencies['metrics']): Promise<Reservation> {
   let result;
   try {
     result = await limits.reserve(request);
@@ -154,6 +159,7 @@ async function reserve(limits: LimitStore, request: ReserveRequest): Promise<Res
   }
   if (result.ok) return result.reservation;
   const { refusal } = result;
+  metrics?.limitRefused(refusal);
   throw new GatewayError('rate_limited', refusal.message, {
     code: refusal.retryable ? 'rate_limit_exceeded' : 'request_exceeds_limit',
     headers: refusal.retryable ? { 'retry-after': String(refusal.retryAfterSeconds) } : undefined,

@@ -36,6 +36,9 @@ export class UsageRecorder {
   /** Rows ever queued, and rows written or dropped: `flush` waits until the second reaches the first. */
   private queued = 0;
   private settled = 0;
+  /** Batches whose write failed (and were kept for a retry), and rows dropped from a full queue: for metrics. */
+  private failures = 0;
+  private dropped = 0;
   private closed = false;
   private readonly timer: NodeJS.Timeout;
   private readonly store: UsageRecorderOptions['store'];
@@ -63,6 +66,19 @@ export class UsageRecorder {
     this.dropOverflow();
     // After `close` there is no timer: rows from requests still finishing are written straight away.
     if (this.queue.length >= this.batchSize || this.closed) void this.write();
+  }
+
+  /** Rows waiting to be written. */
+  queuedRows(): number {
+    return this.queue.length;
+  }
+
+  failedWrites(): number {
+    return this.failures;
+  }
+
+  droppedRows(): number {
+    return this.dropped;
   }
 
   /** Writes every row queued before the call; rejects with the store's error if a write fails (the rows stay queued). */
@@ -118,6 +134,7 @@ export class UsageRecorder {
       const error = caught instanceof Error ? caught : new Error(String(caught));
       // Back at the front, so rows keep their order and the next tick retries them first.
       this.queue = batch.concat(this.queue);
+      this.failures += 1;
       this.dropOverflow();
       this.logger.error({ err: error, rows: batch.length, queued: this.queue.length }, 'usage ledger: write failed, will retry');
       return error;
@@ -135,6 +152,7 @@ export class UsageRecorder {
     const dropped = this.queue.length - this.maxQueued;
     this.queue.splice(0, dropped);
     this.settled += dropped;
+    this.dropped += dropped;
     this.logger.error({ dropped, maxQueued: this.maxQueued }, `usage ledger: queue full, ${dropped} oldest usage rows dropped`);
   }
 }

@@ -14,6 +14,7 @@ import { imageStreamErrorEvent } from './image-stream-error-event.js';
 import type { ImageServices } from './image-services.js';
 import { renderImageStreamEvent } from './render-image-stream-event.js';
 import { sendStream } from '../../http/send-stream.js';
+import { observeStream } from '../../observability/metrics/observe-stream.js';
 
 /** A streamed request of either endpoint; the kind names its events. */
 export type ImageStreamJob = { kind: 'image_generation'; request: ImageGenerationRequest } | { kind: 'image_edit'; request: ImageEditRequest };
@@ -36,7 +37,7 @@ export async function streamImages(req: Request, res: Response, context: Request
     principalOf(context).access,
   );
   describeRoute(res, context, target);
-  await sendStream(new SseWriter(res), events, {
+  await sendStream(observeStream(res, new SseWriter(res)), events, {
     frameOf: (event) => {
       meterImage(context, event);
       return renderImageStreamEvent(event, job.kind);

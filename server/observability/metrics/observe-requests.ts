@@ -1,0 +1,49 @@
+import type { ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import { contextOf, type RequestContext } from '../../core/request-context.js';
+import { meteredEndpoint } from '../../metering/metered-endpoint.js';
+import { clientLeftStatus } from '../../metering/usage-row-of.js';
+import { noneLabel, type GatewayMetrics, type UsageLabelValues } from './gateway-metrics.js';
+
+/** What the stream observer needs of a request the metrics step has seen. */
+interface ObservedRequest {
+  metrics: GatewayMetrics;
+  context: RequestContext;
+  /** process.hrtime.bigint() when the request arrived. */
+  startedAt: bigint;
+}
+
+const observed = new WeakMap<ServerResponse, ObservedRequest>();
+
+/** The request behind a response the metrics step saw; undefined when metrics are off. */
+export function observedRequestOf(res: ServerResponse): ObservedRequest | undefined {
+  return observed.get(res);
+}
+
+/**
+ * The first step of every request when metrics are on: when its response is over, counts it and its
+ * duration under its operation, model, provider and status (499 when the client left first, as the
+ * ledger has it). The model is the one that served, else the one named if it is configured, else
+ * `unknown`; operations that call no model get `none`.
+ */
+export function observeRequests(metrics: GatewayMetrics): RequestHandler {
+  return (req, res, next) => {
+    const startedAt = process.hrtime.bigint();
+    const context = contextOf(req);
+    observed.set(res, { metrics, context, startedAt });
+    res.once('close', () => {
+      const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
+      const [operation, model, provider] = modelLabels(metrics, context, req.body);
+      metrics.requestEnded([operation, model, provider, String(res.writableFinished ? res.statusCode : clientLeftStatus)], seconds);
+    });
+    next();
+  };
+}
+
+/** The operation, model and provider labels of a request, from what its context says so far. */
+export function modelLabels(metrics: GatewayMetrics, context: RequestContext, body: unknown): UsageLabelValues {
+  const operation = context.operation?.operationId ?? noneLabel;
+  if (!context.operation?.metering) return [operation, noneLabel, noneLabel];
+  if (context.route) return [operation, context.route.model, metrics.providerLabel(context.route.deployment)];
+  return [operation, metrics.modelLabel(meteredEndpoint(context, body)?.requestedModel), metrics.providerLabel(undefined)];
+}
