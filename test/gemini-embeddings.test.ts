@@ -1,5 +1,6 @@
 // Gemini's embeddings (`:embedContent`, `:batchEmbedContents`) through the gateway, driven by the official
-// `@google/genai` SDK and plain fetch, on each embedding upstream the gateway translates to: the Gemini
+// `@google/genai` SDK and plain fetch (and OpenAI's `/v1/embeddings` through the openai SDK, the AI SDK and
+// LangChain), on each embedding upstream the gateway translates to: the Gemini
 // API (batchEmbedContents, on the scripted fake upstream), Vertex AI (predict, on the strict fake Vertex
 // with its token endpoint) and Bedrock (Titan Text Embeddings V2 InvokeModel, on the fake Bedrock that
 // verifies SigV4). Checks the vectors against what each fake computed, what each upstream received, the
@@ -9,7 +10,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { createOpenAI } from '@ai-sdk/openai';
 import { ApiError, GoogleGenAI } from '@google/genai';
+import { OpenAIEmbeddings } from '@langchain/openai';
+import { embedMany } from 'ai';
+import OpenAI from 'openai';
 import { createClient, unwrap } from '../client/index.js';
 import { configSchema } from '../server/config/config-schema.js';
 import { countTextTokens } from '../server/core/token-counter.js';
@@ -134,6 +139,33 @@ for (const upstream of upstreams) {
       const row = await ledgerRow(gateway.origin, gateway.apiKey, response.headers.get('x-request-id')!);
       assert.equal(row.endpoint, 'POST /v1/models/{model}:embedContent');
       assert.equal(row.input_tokens, upstream.tokens(['first line\nsecond line']).input);
+    });
+
+    test('OpenAI-protocol clients on this upstream: the openai SDK (floats and its default base64), the AI SDK and LangChain', async () => {
+      const openai = new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0 });
+      const pair = texts.slice(0, 2);
+      upstream.answer();
+      const floats = await openai.embeddings.create({ model: upstream.model, input: pair, dimensions: 256, encoding_format: 'float' }).withResponse();
+      assert.deepEqual(floats.data.data.map((item) => item.embedding), pair.map((text) => fakeVector(text, 256)));
+      assert.deepEqual(upstream.sentTexts(upstream.provider === 'aws' ? pair.length : 1), pair);
+      assert.equal(floats.data.usage.prompt_tokens, upstream.tokens(pair).input);
+      const row = await ledgerRow(gateway.origin, gateway.apiKey, floats.response.headers.get('x-request-id')!);
+      assert.equal(row.protocol, 'openai-embeddings');
+      assert.equal(row.input_tokens, upstream.tokens(pair).input);
+
+      upstream.answer();
+      // The SDK asks for base64 and decodes the little-endian float32 the gateway encoded.
+      const decoded = await openai.embeddings.create({ model: upstream.model, input: pair, dimensions: 256 });
+      assert.deepEqual(decoded.data.map((item) => item.embedding), pair.map((text) => fakeVector(text, 256).map(Math.fround)));
+
+      upstream.answer();
+      const aiSdk = createOpenAI({ baseURL: `${gateway.origin}/v1`, apiKey: gateway.apiKey }).embedding(upstream.model);
+      const { embeddings } = await embedMany({ model: aiSdk, values: pair, maxRetries: 0, providerOptions: { openai: { dimensions: 256 } } });
+      assert.deepEqual(embeddings, pair.map((text) => fakeVector(text, 256)));
+
+      upstream.answer();
+      const langchain = new OpenAIEmbeddings({ model: upstream.model, dimensions: 256, apiKey: gateway.apiKey, configuration: { baseURL: `${gateway.origin}/v1` }, maxRetries: 0 });
+      assert.deepEqual(await langchain.embedDocuments(pair), pair.map((text) => fakeVector(text, 256).map(Math.fround)));
     });
   });
 }
