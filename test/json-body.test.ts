@@ -88,6 +88,16 @@ test('bytes that are not UTF-8 are refused by either reader, not decoded to U+FF
   }
 });
 
+test('a declared charset other than UTF-8 is a 415 naming it, even for bytes that would decode to nothing', async () => {
+  // One byte of UTF-16 decodes to an empty string, which body-parser would read as `{}` (CI seed 48164305 found
+  // `countTokens` answering 200 to it).
+  for (const [charset, body] of [['utf-16', '0'], ['UTF-16LE', chat], ['iso-8859-1', chat]] as const) {
+    const answer = await post([body], { 'content-type': `application/json; charset=${charset}` });
+    assert.equal(answer.status, 415, charset);
+    assert.match(answer.body.error.message, new RegExp(`charset '${charset.toLowerCase()}' is not supported: JSON request bodies must be UTF-8`));
+  }
+});
+
 test('bodies nesting more than 128 levels are refused with a 400 by either reader, 128 levels pass', async () => {
   // The body object is the first level, `extra`'s arrays the others.
   const nested = (levels: number) => `{"model":"builtin/echo","messages":[{"role":"user","content":"hi"}],"extra":${'['.repeat(levels - 1)}${']'.repeat(levels - 1)}}`;

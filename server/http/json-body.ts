@@ -81,9 +81,14 @@ function parseObject(text: string): unknown {
 /**
  * RFC 8259 §8.1: JSON exchanged between systems must be UTF-8. Shaped as body-parser's `verify` option,
  * so that the general reader (compressed bodies, other JSON media types) refuses the same bytes; a
- * throw there becomes the error's status and type.
+ * throw there becomes the error's status and type. body-parser would decode a declared `charset=utf-16`
+ * (say) itself, and a body of one byte then decodes to nothing, which it reads as `{}`: a declared charset
+ * other than UTF-8 is refused as unsupported (415), whatever the bytes.
  */
-export function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer): void {
+export function requireUtf8(_req: unknown, _res: unknown, bytes: Buffer, encoding?: string): void {
+  if (encoding !== undefined && encoding.toLowerCase() !== 'utf-8') {
+    throw Object.assign(new Error(`unsupported charset "${encoding.toUpperCase()}"`), { status: 415, type: 'charset.unsupported', charset: encoding });
+  }
   if (!isUtf8(bytes)) throw Object.assign(new SyntaxError('the bytes are not valid UTF-8'), { status: 400, type: 'entity.parse.failed' });
 }
 

@@ -16,6 +16,8 @@ interface BodyParserError {
   status?: number;
   message: string;
   limit?: number;
+  /** `charset.unsupported`: the charset the request declared. */
+  charset?: string;
 }
 
 /**
@@ -55,8 +57,9 @@ function fromBodyParser(error: BodyParserError): GatewayError {
     case 'entity.too.large':
       return new GatewayError('request_too_large', `The request body is larger than the limit of ${error.limit} bytes.`);
     case 'encoding.unsupported':
-    case 'charset.unsupported':
       return new GatewayError('unsupported_media_type', error.message);
+    case 'charset.unsupported':
+      return new GatewayError('unsupported_media_type', `The charset '${error.charset?.toLowerCase()}' is not supported: JSON request bodies must be UTF-8 (RFC 8259).`);
     case 'request.aborted':
       return new GatewayError('invalid_request', 'The client closed the connection before the body was read.');
     default:
