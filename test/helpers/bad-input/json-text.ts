@@ -62,8 +62,11 @@ export function selfNested(node: Body, path: Array<string | number>, wantedLevel
   const text = serialize(withHole);
   const at = text.indexOf(hole);
   const [before, after] = [text.subarray(0, at), text.subarray(at + hole.length)];
-  // Deep, but not hundreds of megabytes deep when the repeated fragment is large.
-  const levels = Math.max(1_001, Math.min(wantedLevels, Math.floor((4 * 1024 * 1024) / (before.length + after.length))));
+  // Deep (at least 1,001 levels, far past the gateway's 128) while that stays within 4 MB; a large repeated
+  // fragment nests less. The floor used to win over the cap: 1,001 copies of an 800 KB fragment made a 1.6 GB
+  // body (CI seed 60328299), which the harness's client could not even send.
+  const withinSize = Math.max(1, Math.floor((4 * 1024 * 1024) / (before.length + after.length)));
+  const levels = Math.min(Math.max(1_001, wantedLevels), withinSize);
   const raw = new RawJson(Buffer.concat([...new Array<Buffer>(levels).fill(before), Buffer.from('null'), ...new Array<Buffer>(levels).fill(after)]));
   return { raw, levels };
 }
