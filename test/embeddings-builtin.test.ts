@@ -30,7 +30,6 @@ before(async () => {
 });
 after(() => gateway.close());
 
-const cosine = (a: readonly number[], b: readonly number[]) => a.reduce((sum, value, index) => sum + value * b[index]!, 0);
 const norm = (vector: readonly number[]) => Math.hypot(...vector);
 
 /** A raw call, so the JSON is the gateway's own (the SDK decodes base64) and the headers can be read. */
@@ -72,7 +71,7 @@ describe('openai SDK', () => {
       item.embedding.forEach((value, at) => assert.equal(value, Math.fround(floats.data[index]!.embedding[at]!)));
     });
     const [cat, sitting, revenue] = decoded.data.map((item) => item.embedding);
-    assert.ok(cosine(cat!, sitting!) > cosine(cat!, revenue!) + 0.2, 'texts sharing words and word pieces are closer');
+    assert.ok(cosineSimilarity(cat!, sitting!) > cosineSimilarity(cat!, revenue!) + 0.2, 'texts sharing words and word pieces are closer');
   });
 
   test('base64 on the wire is little-endian float32, as OpenAI sends it', async () => {
@@ -254,7 +253,7 @@ describe('LangChain OpenAIEmbeddings', () => {
     assert.equal(query.length, 256);
     const documents = await embeddings().embedDocuments(['the cat sat on the mat', 'quarterly revenue grew']);
     assert.equal(documents.length, 2);
-    assert.ok(cosine(query, documents[0]!) > cosine(query, documents[1]!));
+    assert.ok(cosineSimilarity(query, documents[0]!) > cosineSimilarity(query, documents[1]!));
   });
 
   test('dimensions are passed on', async () => {

@@ -10,9 +10,9 @@ import { embeddingsReply, fakeEmbedding, fakeTokenCount } from './helpers/fake-o
 import { startFakeUpstream, type FakeUpstream } from './helpers/fake-upstream.js';
 import { ledgerRow } from './helpers/ledger-row.js';
 import { startGateway, testConfig, type TestGateway } from './helpers/start-gateway.js';
+import { cosineSimilarity } from 'ai';
 
 const texts = ['The cat sat on the mat.', 'A kitten sleeps on a rug.', 'Invoices go out monthly.'];
-const cosine = (a: number[], b: number[]) => a.reduce((sum, value, index) => sum + value * b[index]!, 0) / (Math.hypot(...a) * Math.hypot(...b));
 
 let openai: FakeUpstream;
 let gateway: TestGateway;
@@ -38,7 +38,7 @@ describe('builtin/embed through the Gemini protocol', () => {
     const vectors = response.embeddings!.map((embedding) => embedding.values!);
     assert.equal(vectors.length, 3);
     for (const vector of vectors) assert.ok(Math.abs(Math.hypot(...vector) - 1) < 1e-6);
-    assert.ok(cosine(vectors[0]!, vectors[1]!) > cosine(vectors[0]!, vectors[2]!), 'the two sentences about cats are closer');
+    assert.ok(cosineSimilarity(vectors[0]!, vectors[1]!) > cosineSimilarity(vectors[0]!, vectors[2]!), 'the two sentences about cats are closer');
     const row = await ledgerRow(gateway.origin, gateway.apiKey, response.sdkHttpResponse!.headers!['x-request-id']!);
     assert.equal(row.model, 'builtin/embed');
     // The SDK picks the API version (v1beta up to @google/genai 2, v1 from 3); the gateway serves both.

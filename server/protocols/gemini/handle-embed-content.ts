@@ -1,13 +1,8 @@
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
-import { principalOf } from '../../access/principal-of.js';
-import { callEmbeddings, type EmbeddingAnswer } from '../../core/call-embeddings.js';
-import type { EmbeddingRequest } from '../../core/embedding-types.js';
-import { embeddingUsage } from '../../core/embedding-usage.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
-import { describeRoute } from '../../http/describe-route.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
+import { embedForRequest } from '../../http/embed-for-request.js';
 import { convertEmbedRequests } from './convert-embed-request.js';
 
 /** One handler serves an action under both API versions and both ways of naming the model (same request and answer). */
@@ -16,7 +11,7 @@ type Handler<O extends 'embedContent' | 'batchEmbedContents'> = (req: TypedReque
 /** `POST /{v1beta,v1}/models/{model}:embedContent`: one content's vector, `{embedding: {values}}`. */
 export function createEmbedContentHandler(deps: ModelCallDependencies): Handler<'embedContent'> {
   return async (req, res, context) => {
-    const answer = await embed(deps, convertEmbedRequests([req.body], req.params.model, false), res, context);
+    const answer = await embedForRequest(deps, convertEmbedRequests([req.body], req.params.model, false), res, context);
     res.json({ embedding: { values: answer.result.vectors[0]! } });
   };
 }
@@ -24,15 +19,7 @@ export function createEmbedContentHandler(deps: ModelCallDependencies): Handler<
 /** `POST /{v1beta,v1}/models/{model}:batchEmbedContents`: one vector per request, in order, `{embeddings: [{values}]}`. */
 export function createBatchEmbedContentsHandler(deps: ModelCallDependencies): Handler<'batchEmbedContents'> {
   return async (req, res, context) => {
-    const answer = await embed(deps, convertEmbedRequests(req.body.requests, req.params.model, true), res, context);
+    const answer = await embedForRequest(deps, convertEmbedRequests(req.body.requests, req.params.model, true), res, context);
     res.json({ embeddings: answer.result.vectors.map((values) => ({ values })) });
   };
-}
-
-/** Embeds, and leaves the route and the input tokens where the response headers, metering and the ledger read them. */
-async function embed(deps: ModelCallDependencies, request: EmbeddingRequest, res: Response, context: RequestContext): Promise<EmbeddingAnswer> {
-  const answer = await callEmbeddings(deps, request, principalOf(context).access, requestAbortSignal(res));
-  describeRoute(res, context, answer.target);
-  context.usage = embeddingUsage(answer.result);
-  return answer;
 }
