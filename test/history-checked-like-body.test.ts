@@ -102,12 +102,6 @@ describe("the issue's reproductions: a key with capabilities: [] and items a wid
     assert.equal(answer.status, 403, JSON.stringify(answer.body));
     assert.equal(answer.body.error?.message, "This API key may not use tools (asked for by 'previous_response_id[0]').");
   });
-
-  test('the same key continues a conversation of plain turns', async () => {
-    const plain = await stored([{ role: 'user', content: 'Hello' }]);
-    const answer = await refusedOrServed(keys.none, { previous_response_id: plain, input: 'Go on.' });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-  });
 });
 
 /** Items of every kind of verdict: plain history, tools, vision, and both. */
