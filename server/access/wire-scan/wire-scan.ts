@@ -63,6 +63,9 @@ export function scanWireBody(protocol: WireProtocol, body: unknown, brought: rea
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
   // What the upstream reads from history it reads as much as the body, so history is scanned like the body.
   const scanItem = itemScanners[protocol];
-  for (const { item, param } of brought) scanItem ? scanItem(item, param, scan) : scan.unknown.push(param);
+  for (const { item, param } of brought) {
+    if (scanItem) scanItem(item, param, scan);
+    else scan.unknown.push(param);
+  }
   return scan;
 }
