@@ -102,6 +102,15 @@ describe("the issue's reproductions: a key with capabilities: [] and items a wid
     assert.equal(answer.status, 403, JSON.stringify(answer.body));
     assert.equal(answer.body.error?.message, "This API key may not use tools (asked for by 'previous_response_id[0]').");
   });
+
+  test('previous_response_id onto a conversation that named them by item_reference, from outside the chain', async () => {
+    const referring = await stored([{ type: 'item_reference', id: 'ig_repro' }]);
+    const answer = await refusedOrServed(keys.none, { previous_response_id: referring, input: 'Go on.' });
+    assert.equal(answer.status, 403, JSON.stringify(answer.body));
+    assert.equal(answer.body.error?.message, "This API key may not use tools (asked for by 'previous_response_id[0]').");
+    // Resolving the chain's own references is what lets a wider key continue it at all (it was a 400).
+    assert.equal((await refusedOrServed(keys.wide, { previous_response_id: referring, input: 'Go on.' })).status, 200);
+  });
 });
 
 /** Items of every kind of verdict: plain history, tools, vision, and both. */
