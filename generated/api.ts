@@ -151,7 +151,9 @@ export type paths = {
          *     Every model serves it. With `previous_response_id` the gateway rebuilds the conversation from its own
          *     store, whatever upstream answered the earlier turns. A model on an `api: responses` OpenAI provider is
          *     forwarded to the upstream's own Responses API: its output items and stream events come back as the
-         *     upstream sent them, under the gateway's response ID. Other models are translated.
+         *     upstream sent them, under the gateway's response ID. Other models are translated. The items that
+         *     `item_reference` and `previous_response_id` bring in are checked against the key's permissions as if
+         *     sent in `input` (403 naming `input[i]` or `previous_response_id[i]`).
          */
         post: operations["createResponse"];
         delete?: never;
@@ -358,7 +360,9 @@ export type paths = {
         /**
          * Count message tokens
          * @description Counts the input tokens that `POST /v1/messages` would bill for the same model, messages, system prompt
-         *     and tools. Counts for models served by non-Anthropic upstreams are estimates.
+         *     and tools. Counts for models served by non-Anthropic upstreams are estimates. The body is checked
+         *     against the key's permissions as `POST /v1/messages` checks it: what that would refuse is refused here
+         *     with the same 403.
          */
         post: operations["countMessageTokens"];
         delete?: never;
@@ -426,7 +430,8 @@ export type paths = {
          * Count tokens
          * @description Counts the tokens of `contents`, or of a whole `generateContentRequest` (system instruction and tools
          *     included): the Gemini upstream's own count, and the gateway's estimate (o200k_base) for models served
-         *     by other upstreams.
+         *     by other upstreams. The body is checked against the key's permissions as `generateContent` checks it:
+         *     what that would refuse is refused here with the same 403.
          */
         post: operations["countTokens"];
         delete?: never;

@@ -4,7 +4,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { Permissions } from './access-types.js';
 import { matchesModelPattern } from './model-pattern.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
-import { scanWireBody } from './wire-scan/wire-scan.js';
+import { scanWireBody, type BroughtItem, type WireScan } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -79,11 +79,12 @@ export class AccessPolicy {
    * gateway knows what it asks of the model (else 403 naming it, rather than forwarding it unseen), every
    * capability a field asks for must be allowed, and no output cap or reasoning budget may be above the
    * ceiling. Chat and streaming are what every model request is, so they are governed by the model list.
+   * Items the request brings in from the gateway's store (`wire.brought`) are scanned as if sent in the body.
    */
-  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown } }): void {
-    const { params } = options;
+  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown; brought?: readonly BroughtItem[] } }): void {
+    const { params, wire } = options;
     // The wire names the exact field at fault, so it speaks first.
-    if (this.narrowsRequests()) this.assertWireBody(options.wire.protocol, options.wire.body);
+    if (this.narrowsRequests()) this.assertWireBody(scanWireBody(wire.protocol, wire.body, wire.brought));
     if (request.tools.length > 0) this.assertCapability('tools', params.tools);
     if (request.messages.some((message) => message.content.some(isVisualInput))) this.assertCapability('vision', params.images);
     if (request.responseFormat.type === 'json_schema') this.assertCapability('json_schema', params.json_schema);
@@ -91,8 +92,7 @@ export class AccessPolicy {
     if (request.maxOutputTokens !== undefined) this.assertAtMost('max_output_tokens', request.maxOutputTokens, params.maxOutputTokens);
   }
 
-  private assertWireBody(protocol: WireProtocol, body: unknown): void {
-    const scan = scanWireBody(protocol, body);
+  private assertWireBody(scan: WireScan): void {
     const [unknown] = scan.unknown;
     if (unknown !== undefined) {
       throw new GatewayError(

@@ -1,10 +1,11 @@
 import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
+import type { BroughtItem } from '../access/wire-scan/wire-scan.js';
 import { traceAnswer } from '../observability/tracing/answer-span.js';
 import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
 import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
 import { gateCapabilities } from './gate-capabilities.js';
 import type { GatewayError } from './gateway-error.js';
-import type { ModelRegistry } from './model-registry.js';
+import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
 import type { RouteTarget, Router } from './router.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
@@ -38,6 +39,8 @@ export interface ModelCall {
   request(mode: 'inspect' | 'translate'): ModelRequest;
   /** Runs once the model is known and before anything is checked: Responses reads its stored history here. */
   prepare?(): Promise<void>;
+  /** What the request brings in from the gateway's store, read in `prepare()`: checked like the body. */
+  brought?(): BroughtItem[];
   /** Headers of the client's request a pass-through sends on. */
   forwardHeaders?: Record<string, string>;
   /** The body a pass-through to `target` sends, from the body without the dropped features. */
@@ -108,11 +111,25 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
  * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), access, signal);
  */
 export async function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
-  const model = deps.registry.resolve(call.model, access);
-  await call.prepare?.();
-  access.assertModelRequest(call.request('inspect'), { params: call.params, wire: { protocol: call.protocol, body: call.clientBody } });
+  const model = await admitModelCall(deps.registry, call, access);
   const attempt = await deps.router.run(model, (target) => startAttempt(call, target, signal), signal, access);
   return traceAnswer(await render(call, attempt));
+}
+
+/**
+ * The access step of every operation that reaches a model upstream, generating or counting: the model
+ * resolved (404, then 403), the stored history read, and the request with its history checked against the
+ * caller's permissions. Counting goes through it too, so nothing a generation may not send can be counted.
+ *
+ * @example
+ * const model = await admitModelCall(registry, messagesCall(body, { outputTokenCeiling: access.outputTokenCeiling() }), access);
+ */
+export async function admitModelCall(registry: ModelRegistry, call: ModelCall, access: AccessPolicy): Promise<RegisteredModel> {
+  const model = registry.resolve(call.model, access);
+  await call.prepare?.();
+  const wire = { protocol: call.protocol, body: call.clientBody, brought: call.brought?.() };
+  access.assertModelRequest(call.request('inspect'), { params: call.params, wire });
+  return model;
 }
 
 async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {

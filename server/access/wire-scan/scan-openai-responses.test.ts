@@ -129,6 +129,18 @@ describe('scanWireBody openai-responses', () => {
     assert.deepEqual(scan({ input: [{ role: 'user', content: 'Hi' }, { id: 'msg_1' }] }).unknown, []);
   });
 
+  it('reads items brought in from history as the same items in input, and an unresolved reference as unknown', () => {
+    const screenshot = { type: 'computer_call_output', call_id: 'c', output: { type: 'computer_screenshot', image_url: 'https://x/s.png' } };
+    const brought = scanWireBody('openai-responses', { model: 'gpt-5', input: [{ type: 'item_reference', id: 'cuo_1' }] }, [
+      { item: screenshot, param: 'input[0]' },
+      { item: { type: 'web_search_call', status: 'completed' }, param: 'previous_response_id[3]' },
+      { item: { type: 'item_reference', id: 'ig_unknown' }, param: 'previous_response_id[4]' },
+    ]);
+    assert.deepEqual(usesOf(brought), ['tools input[0]', 'tools previous_response_id[3]', 'vision input[0].output']);
+    assert.deepEqual(usesOf(brought), usesOf(scan({ input: [screenshot] })).concat('tools previous_response_id[3]').sort());
+    assert.deepEqual(brought.unknown, ['previous_response_id[4]']);
+  });
+
   it('reports max_output_tokens, numbers only', () => {
     assert.deepEqual(scan({ max_output_tokens: 300 }).outputTokens, [{ param: 'max_output_tokens', value: 300, kind: 'max_output' }]);
     assert.deepEqual(scan({ max_output_tokens: [300] }).outputTokens, []);

@@ -89,6 +89,22 @@ const itemType = (item: Record<string, unknown>): unknown => (isSet(item.type) ?
 
 const input = eachOfType(inputItems, { typeOf: itemType });
 
+/**
+ * The reference the gateway could not resolve: the upstream may know the item, and what it brings would
+ * reach the model unseen.
+ */
+const unresolvedReference: Walker = (_value, param, scan) => {
+  scan.unknown.push(param);
+};
+
+const broughtItems: TypeTable = { ...inputItems, item_reference: unresolvedReference };
+
+/**
+ * An item of the request's history (see BroughtItem in wire-scan.ts), resolved by the gateway: read as the
+ * same item in `input` is, so naming an item instead of sending it asks for no less.
+ */
+export const scanOpenAIResponsesItem: Walker = (item, param, scan) => scanByType(item, param, broughtItems, scan, { typeOf: itemType });
+
 /** Hosted tools, with their dated spellings. A namespace (Codex) groups tools, each of which is read too. */
 const hostedTools: TypeTable = {
   function: 'tools',

@@ -1,10 +1,10 @@
 import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { ModelCapability } from '../../config/config-schema.js';
+import type { Walker } from './scan-fields.js';
 import { scanAnthropicMessages } from './scan-anthropic-messages.js';
 import { scanGemini } from './scan-gemini.js';
 import { scanOpenAIChat } from './scan-openai-chat.js';
-import { scanOpenAIResponses } from './scan-openai-responses.js';
-
+import { scanOpenAIResponses, scanOpenAIResponsesItem } from './scan-openai-responses.js';
 
 /** A field of the body that asks for a capability, named as the client wrote it: `tools[2].type`, `messages[1].content[0].content[1]`, `generation_config.response_modalities`. */
 export interface CapabilityUse {
@@ -26,11 +26,26 @@ export interface WireScan {
   outputTokens: OutputTokenAsk[];
 }
 
+/**
+ * An item a request brings in by naming it rather than sending it: Responses' `item_reference` and the
+ * conversation of `previous_response_id`, read from the gateway's store. `param` is the field that brought
+ * it (`input[2]` for a reference, `previous_response_id[5]` for the sixth item of the conversation).
+ */
+export interface BroughtItem {
+  item: unknown;
+  param: string;
+}
+
 const scanners: Record<WireProtocol, (body: Record<string, unknown>, scan: WireScan) => void> = {
   'openai-chat': scanOpenAIChat,
   'openai-responses': scanOpenAIResponses,
   'anthropic-messages': scanAnthropicMessages,
   gemini: scanGemini,
+};
+
+/** How each protocol with history reads one of its items, as if it had been sent in the body. */
+const itemScanners: Partial<Record<WireProtocol, Walker>> = {
+  'openai-responses': scanOpenAIResponsesItem,
 };
 
 /**
@@ -43,8 +58,14 @@ const scanners: Record<WireProtocol, (body: Record<string, unknown>, scan: WireS
  * const scan = scanWireBody('anthropic-messages', { model: 'm', max_tokens: 64, messages: [], mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] });
  * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
  */
-export function scanWireBody(protocol: WireProtocol, body: unknown): WireScan {
+export function scanWireBody(protocol: WireProtocol, body: unknown, brought: readonly BroughtItem[] = []): WireScan {
   const scan: WireScan = { uses: [], unknown: [], outputTokens: [] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
+  // What the upstream reads from history it reads as much as the body, so history is scanned like the body.
+  const scanItem = itemScanners[protocol];
+  for (const { item, param } of brought) {
+    if (scanItem) scanItem(item, param, scan);
+    else scan.unknown.push(param);
+  }
   return scan;
 }

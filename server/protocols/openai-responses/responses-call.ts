@@ -7,7 +7,7 @@ import { forwardedResponseRenderer } from './render-forwarded-response.js';
 import { translatedResponseRenderer } from './render-translated-response.js';
 import { newResponseId } from './response-ids.js';
 import { responsesDroppedFields, responsesFeatureParams, responsesOutputCap } from './responses-params.js';
-import { bodyForUpstream, loadHistory, type LoadedHistory } from './responses-history.js';
+import { bodyForUpstream, broughtItems, loadHistory, type LoadedHistory } from './responses-history.js';
 import { responseSaver, type ResponseKeeping } from './save-response.js';
 import type { ResponsesCreateRequest } from './wire-types.js';
 
@@ -38,6 +38,7 @@ export function responsesCall(clientBody: ResponsesCreateRequest, options: { own
     async prepare() {
       history = await loadHistory(options.keeping.store, options.owner, body);
     },
+    brought: () => broughtItems(loaded(), body.input),
     request: () => (request ??= { ...convertResponsesRequest(body, loaded().forConversion), outputTokenCeiling: options.outputTokenCeiling }),
     forwardBody: (forwarded, target) => bodyForUpstream(forwarded, body.input, loaded(), target),
     untranslated: (target) => droppedHostedTools(target.model, hostedToolsOf(body.tools)),

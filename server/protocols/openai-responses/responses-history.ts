@@ -1,3 +1,4 @@
+import type { BroughtItem } from '../../access/wire-scan/wire-scan.js';
 import type { RouteTarget } from '../../core/router.js';
 import type { ResponseStore, StoredConversation } from '../../store/response-store.js';
 import type { ResponsesHistory } from './convert-responses-request.js';
@@ -21,8 +22,23 @@ export async function loadHistory(store: ResponseStore, owner: string, body: Res
   const previous = body.previous_response_id ? await store.conversation(body.previous_response_id, owner) : undefined;
   if (body.previous_response_id && !previous) throw responseNotFound(body.previous_response_id);
   const items = previous?.items ?? [];
-  const lookup = await itemLookup(store, owner, items, body.input);
+  const lookup = await itemLookup(store, owner, items, [...items, ...(Array.isArray(body.input) ? (body.input as Item[]) : [])]);
   return { previous, lookup, forConversion: { items: items as ResponsesInputItem[], lookup: lookup as ResponsesHistory['lookup'] } };
+}
+
+/**
+ * Every item the request brings in besides its body, for the permission check: each `item_reference` of
+ * `input` as the item it names (`input[i]`, so the refusal is the one that item sent directly gets), and
+ * every item of the `previous_response_id` conversation (`previous_response_id[i]`), whether the gateway
+ * sends it on or the upstream holds it. A reference the gateway cannot resolve stays a reference.
+ */
+export function broughtItems(history: LoadedHistory, input: ResponsesCreateRequest['input']): BroughtItem[] {
+  const resolved = (item: Item) => (isItemReference(item) ? (history.lookup(item.id as string) ?? item) : item);
+  const referenced = Array.isArray(input)
+    ? (input as Item[]).flatMap((item, index) => (isItemReference(item) ? [{ item: resolved(item), param: `input[${index}]` }] : []))
+    : [];
+  const earlier = (history.previous?.items ?? []).map((item, index) => ({ item: resolved(item), param: `previous_response_id[${index}]` }));
+  return [...referenced, ...earlier];
 }
 
 /**
@@ -46,16 +62,18 @@ export function bodyForUpstream(body: Record<string, unknown>, clientInput: Resp
   return body;
 }
 
+type Item = Record<string, unknown>;
+
 /**
  * Resolves `item_reference`s as OpenAI does: among every item the owner has stored, not only the
  * `previous_response_id` chain (the AI SDK refers to earlier turns by item ID without one). The chain is
- * searched first; the store is asked once, for the IDs the chain lacks.
+ * searched first; the store is asked once, for the IDs the chain lacks. `referring` holds the references
+ * to resolve: the input's and the chain's own (a reference keeps the ID it names, so it is never its
+ * own answer).
  */
-async function itemLookup(store: ResponseStore, owner: string, history: ReadonlyArray<Record<string, unknown>>, input: ResponsesCreateRequest['input']): Promise<ItemLookup> {
-  const inChain = (id: string) => history.find((item) => item.id === id);
-  const referenced = Array.isArray(input)
-    ? (input as Array<Record<string, unknown>>).filter(isItemReference).map((item) => item.id as string)
-    : [];
+async function itemLookup(store: ResponseStore, owner: string, history: readonly Item[], referring: readonly Item[]): Promise<ItemLookup> {
+  const inChain = (id: string) => history.find((item) => item.id === id && !isItemReference(item));
+  const referenced = referring.filter(isItemReference).map((item) => item.id as string);
   const missing = referenced.filter((id) => !inChain(id));
   const stored = await store.findItems(missing, owner);
   return (id) => inChain(id) ?? stored.get(id);
