@@ -1,6 +1,6 @@
 // `npx tsx scripts/bench/ledger-growth.ts [--rows 1000000] [--postgres <url>]`: how long migration 0007
 // takes to build the usage rollups of a large store, and how many MB the ledger takes per million rows
-// (rows, rollups and their indexes), on SQLite and on PostgreSQL (a schema of its own, dropped at the end).
+// (rows, rollups and their indexes), and how long the console's reports then take, on SQLite and on PostgreSQL (a schema of its own, dropped at the end).
 // Rows are spread over 60 days, 3 accounts, 20 keys and 6 models, statuses mostly 200. Figures in README.md.
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,10 +11,12 @@ import pg from 'pg';
 import { openDatabase, sqliteFileOf, type GatewayDb } from '../../server/store/database.js';
 import { loadSqlite } from '../../server/store/load-sqlite.mjs';
 import { migrateToLatest } from '../../server/store/migrations.js';
+import { summarizeUsage } from '../../server/usage/summarize-usage.js';
 import { usageColumns } from '../../server/usage/usage-record.js';
 
 const days = 60;
 const msPerDay = 86_400_000;
+const start = Date.UTC(2026, 0, 1);
 
 /** The store as it was before migration 0007: the rows, no rollups. */
 async function undoRollups(db: GatewayDb): Promise<void> {
@@ -78,16 +80,26 @@ async function measure(name: string, db: GatewayDb, fill: () => Promise<void>, s
   const migrated = performance.now() - began;
   const { count } = await db.selectFrom('usage_rollups').select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
   const bytes = await size();
+  // The console's reports: 30 days by day, model and key, each the best of three.
+  const timings = [];
+  for (const groupBy of ['day', 'model', 'key'] as const) {
+    let best = Infinity;
+    for (let round = 0; round < 3; round++) {
+      const began = performance.now();
+      await summarizeUsage(db, { from: start + 20 * msPerDay + 1_234, to: start + 50 * msPerDay + 5_678 }, groupBy);
+      best = Math.min(best, performance.now() - began);
+    }
+    timings.push(`${groupBy} ${best.toFixed(0)} ms`);
+  }
   console.log(
     `${name}: ${rows.toLocaleString('en-US')} rows (filled in ${((filled - filling) / 1000).toFixed(1)} s), migration 0007 ${(migrated / 1000).toFixed(1)} s, ` +
-      `${Number(count).toLocaleString('en-US')} rollup rows, ${(bytes / 1e6 / (rows / 1e6)).toFixed(0)} MB per million rows (${(bytes / 1e6).toFixed(0)} MB)`,
+      `${Number(count).toLocaleString('en-US')} rollup rows, ${(bytes / 1e6 / (rows / 1e6)).toFixed(0)} MB per million rows (${(bytes / 1e6).toFixed(0)} MB); 30-day reports: ${timings.join(', ')}`,
   );
 }
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ args: process.argv.slice(2), options: { rows: { type: 'string', default: '1000000' }, postgres: { type: 'string' } } });
   const rows = Number(values.rows);
-  const start = Date.UTC(2026, 0, 1);
 
   const dataDir = await mkdtemp(join(tmpdir(), 'ledger-growth-'));
   const sqliteDb = await openDatabase({ dataDir });
