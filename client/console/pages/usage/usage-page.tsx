@@ -81,7 +81,7 @@ export function UsagePage() {
       </div>
       <ErrorAlert error={byDay.error ?? byModel.error ?? accounts.error ?? exportCsv.error} />
       {recordsSince !== null && recordsSince !== undefined && (
-        <p class="hint">
+        <p class="hint records-since">
           Requests before {formatSeconds(recordsSince)} are in the totals and charts, but their rows are deleted (the ledger keeps them for{' '}
           <code>ledger.retention_days</code>): the recent requests and the CSV start there.
         </p>
