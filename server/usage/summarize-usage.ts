@@ -86,12 +86,15 @@ function rowTotals(db: GatewayDb, filter: UsageFilter, groupBy: UsageGrouping, r
     .execute() as Promise<GroupTotals[]>;
 }
 
-/** The account, key and model conditions, which both tables name alike. */
+/**
+ * The account, key and model conditions, which both tables name alike. `model=` (empty) is the requests
+ * without a model, in the rows as in the rollups.
+ */
 function sameOwner(filter: UsageFilter): RawBuilder<boolean>[] {
   const conditions: RawBuilder<boolean>[] = [];
   if (filter.accountId !== undefined) conditions.push(sql<boolean>`account_id = ${filter.accountId}`);
   if (filter.keyId !== undefined) conditions.push(sql<boolean>`key_id = ${filter.keyId}`);
-  if (filter.model !== undefined) conditions.push(sql<boolean>`model = ${filter.model}`);
+  if (filter.model !== undefined) conditions.push(sql<boolean>`coalesce(model, '') = ${filter.model}`);
   return conditions;
 }
 
