@@ -1031,9 +1031,9 @@ export type paths = {
          * @description Totals from the usage ledger (one row per model or image request), filtered and grouped by UTC day,
          *     by model or by key. Rows are written in batches within about a second of each request. The totals
          *     come from hourly rollups kept with the rows, and from the rows themselves for partial hours at the
-         *     edges of `[from, to)`, so they are the rows' exact sums. With `ledger.retention_days` the rows
-         *     before `records_since` are deleted and their rollups kept: an edge before it is rounded down to its
-         *     UTC hour.
+         *     edges of `[from, to)`, so they are the rows' sums (costs to floating-point rounding). With
+         *     `ledger.retention_days` the rows before `records_since` are deleted and their rollups kept: an edge
+         *     before it is rounded down to its UTC hour.
          */
         get: operations["getAdminUsage"];
         put?: never;
