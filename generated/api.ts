@@ -1033,8 +1033,12 @@ export type paths = {
         };
         /**
          * Usage of any account
-         * @description Totals from the usage ledger (one row per model or image request), filtered and grouped by UTC day
-         *     or by model. Rows are written in batches within about a second of each request.
+         * @description Totals from the usage ledger (one row per model or image request), filtered and grouped by UTC day,
+         *     by model or by key. Rows are written in batches within about a second of each request. The totals
+         *     come from hourly rollups kept with the rows, and from the rows themselves for partial hours at the
+         *     edges of `[from, to)`, so they are the rows' sums (costs to floating-point rounding). With
+         *     `ledger.retention_days` the rows before `records_since` are deleted and their rollups kept: an edge
+         *     before it is rounded down to its UTC hour.
          */
         get: operations["getAdminUsage"];
         put?: never;
@@ -1335,11 +1339,13 @@ export type components = {
             /** @enum {string} */
             object: "usage_report";
             /** @enum {string} */
-            group_by: "day" | "model";
+            group_by: "day" | "model" | "key";
             /** @description Unix seconds. */
             from: number;
             /** @description Unix seconds. */
             to: number;
+            /** @description Unix seconds, on a UTC hour: the ledger's rows before it are deleted (`ledger.retention_days`), their totals kept, so reports still cover them by whole hours. Null while every row is kept. */
+            records_since: number | null;
             data: components["schemas"]["UsageBucket"][];
         };
         UsageBucket: {
@@ -1347,6 +1353,8 @@ export type components = {
             day?: string;
             /** @description With `group_by=model`; null for requests that named no known model. */
             model?: string | null;
+            /** @description With `group_by=key`. */
+            key_id?: string;
             requests: number;
             /** @description All prompt tokens, cached ones included. */
             input_tokens: number;
@@ -3477,8 +3485,8 @@ export type components = {
         UsageFrom: number;
         /** @description Unix seconds; requests before it (default now). */
         UsageTo: number;
-        /** @description `day` (UTC, default) or `model`. */
-        UsageGroupBy: "day" | "model";
+        /** @description `day` (UTC, default), `model` or `key`. */
+        UsageGroupBy: "day" | "model" | "key";
         /**
          * @description A model ID from `GET /v1/models`; may contain `/`.
          * @example builtin/echo
@@ -5082,7 +5090,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description `day` (UTC, default) or `model`. */
+                /** @description `day` (UTC, default), `model` or `key`. */
                 group_by?: components["parameters"]["UsageGroupBy"];
             };
             header?: never;
@@ -5176,7 +5184,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description `day` (UTC, default) or `model`. */
+                /** @description `day` (UTC, default), `model` or `key`. */
                 group_by?: components["parameters"]["UsageGroupBy"];
             };
             header?: never;

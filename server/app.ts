@@ -37,6 +37,7 @@ import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { ResponseStore } from './store/response-store.js';
+import { startLedgerRetention } from './usage/ledger-retention.js';
 import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
 import { SyncLedger } from './usage/sync-ledger.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -138,6 +139,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const cleanups = [
     startPeriodicCleanup('stored responses', () => responses.purgeExpired(), config.responses.purge_interval_minutes * 60_000, logger),
     startPeriodicCleanup('image files', () => imageStorage.deleteExpired(), config.images.sweep_interval_seconds * 1000, logger),
+    ...(config.ledger.retention_days === undefined ? [] : [startLedgerRetention(ledger, config.ledger.retention_days, logger)]),
   ];
   const handlers = await createHandlers({
     registry,
@@ -145,6 +147,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     keys,
     accounts,
     usage,
+    ledgerRetentionDays: config.ledger.retention_days,
     responses,
     responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
     authenticator,

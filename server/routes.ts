@@ -34,6 +34,8 @@ export interface HandlerDependencies {
   keys: KeyStore;
   accounts: AccountStore;
   usage: UsageStore;
+  /** `ledger.retention_days`: reports say since when rows are kept. */
+  ledgerRetentionDays: number | undefined;
   responses: ResponseStore;
   /** Seconds a stored response lives (`responses.retention_days`). */
   responseRetentionSeconds: number;
@@ -61,7 +63,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
     ...createMyKeyHandlers(deps.keys, deps.authenticator),
     ...createAllModelsHandlers(deps.registry),
-    ...createUsageHandlers(deps.usage),
+    ...createUsageHandlers(deps.usage, deps.ledgerRetentionDays),
     createResponse: createResponseHandler({
       registry: deps.registry,
       router: deps.router,

@@ -34,6 +34,8 @@ const config: GatewayConfig = {
     ...model,
     pricing: { input_per_mtok: 0.5, output_per_mtok: 1.5, per_image: model.id === 'builtin/echo' ? 0 : 0.02 },
   })),
+  // A horizon far back (nothing a test writes is deleted), so the usage page shows it.
+  ledger: { ...defaultConfig.ledger, retention_days: 400 },
 };
 
 let gateway: TestGateway;
@@ -104,6 +106,8 @@ describe('console', () => {
     }, 'the SDK request in the recent requests table');
     const row = recent.getByRole('row').filter({ hasText: 'POST /v1/chat/completions' }).first();
     assert.match((await row.textContent()) ?? '', /builtin\/echo.*200/);
+    const horizon = new Date(Math.floor((Date.now() - 400 * 86_400_000) / 3_600_000) * 3_600_000).getFullYear();
+    assert.match((await page.getByText('their rows are deleted').textContent()) ?? '', new RegExp(`Requests before .*${horizon}.* are in the totals`), 'retention\'s horizon is shown');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     assert.match(download.suggestedFilename(), /^usage-\d{4}-\d{2}-\d{2}\.csv$/);

@@ -137,6 +137,34 @@ describe('the usage ledger', () => {
     assert.equal((await admin.usage({ account_id: 'acct_default', model: 'painter' })).data.length, 0, 'another account sees none of it');
   });
 
+  test('reports group by key on SQLite and PostgreSQL; records_since is where retention deletes rows, null without it', async () => {
+    const postgres = await postgresSchemaUrl();
+    const retaining = await startGateway({ config: { ...config, ledger: { ...config.ledger, retention_days: 7 } }, databaseUrl: postgres.url });
+    try {
+      for (const [each, recordsSince] of [[gateway, null], [retaining, Math.floor((Date.now() / 1000 - 7 * 86_400) / 3_600) * 3_600]] as const) {
+        const admin = adminApi(each);
+        const account = await admin.createAccount({ name: 'by key' });
+        const keys = [await admin.createKey(account.id, { name: 'one' }), await admin.createKey(account.id, { name: 'two' })];
+        await Promise.all([chat(openaiFor(each.origin, keys[0].key)), chat(openaiFor(each.origin, keys[0].key)), chat(openaiFor(each.origin, keys[1].key))]);
+        const report = await eventually(
+          () => admin.usage({ account_id: account.id, group_by: 'key' }),
+          (answer) => answer.data.reduce((sum, row) => sum + row.requests, 0) >= 3,
+        );
+        const expected = [[keys[0].id, 2], [keys[1].id, 1]].sort(([a], [b]) => (a < b ? -1 : 1));
+        assert.deepEqual(report.data.map((row) => [row.key_id, row.requests]), expected);
+        assert.equal(report.group_by, 'key');
+        // The horizon moves on with the clock: on an hour, at most one hour on from when the test began.
+        if (recordsSince === null) assert.equal(report.records_since, null);
+        else assert.ok(report.records_since! % 3_600 === 0 && report.records_since! - recordsSince <= 3_600, String(report.records_since));
+        const own = (await fetch(`${each.origin}/v1/usage?group_by=key`, { headers: { authorization: `Bearer ${keys[1].key}` } }).then((r) => r.json())) as typeof report;
+        assert.deepEqual(own.data.map((row) => [row.key_id, row.requests]), expected, 'an account key sees its account by key');
+      }
+    } finally {
+      await retaining.close();
+      await postgres.cleanup();
+    }
+  });
+
   test('counting tokens is a ledger row with no tokens and no cost, and takes nothing from tokens_per_minute', async () => {
     await awayFromMinuteEdge();
     const admin = adminApi(gateway);

@@ -175,6 +175,11 @@ const ledgerSchema = z.strictObject({
   durability: z.enum(['batch', 'sync']).default('batch'),
   /** `sync`: longest an answer waits for its row's commit; after it the row is queued as in `batch`. */
   sync_timeout_ms: milliseconds(60_000).default(2_000),
+  /**
+   * Rows older than this many days are deleted, in small batches off the request path; the hourly rollups
+   * that reports read stay. Absent: every row is kept.
+   */
+  retention_days: z.number().positive().max(36_500).optional(),
 });
 
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */

@@ -66,6 +66,26 @@ export interface Database {
     /** 0 when the client left before its answer was complete (`status` is then 499), else 1. */
     completed: number;
   };
+  /**
+   * The ledger's sums per UTC hour, account, key, model and status class (`status / 100`), kept in the
+   * transaction that inserts the rows they count, so reports need not read the rows. `hour` is hours since
+   * the epoch; `model` is '' where the rows have none; `estimated` counts rows marked estimated.
+   */
+  usage_rollups: {
+    hour: number;
+    account_id: string;
+    key_id: string;
+    model: string;
+    status_class: number;
+    requests: number;
+    input_tokens: number;
+    cached_input_tokens: number;
+    output_tokens: number;
+    reasoning_tokens: number;
+    image_count: number;
+    cost_usd: number;
+    estimated: number;
+  };
   /** Stored Responses API answers (`store: true`), for `previous_response_id` and the retrieve routes. */
   responses: {
     id: string;

@@ -1,5 +1,8 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 
+/** Rollups are per UTC hour: the hour number since the epoch is `created_at` (ms) divided by this. */
+const msPerHour = 3_600_000;
+
 /**
  * Schema migrations, in order. Written with Kysely's schema builder so the same migration runs on SQLite
  * and PostgreSQL. Never edit a migration that has shipped; add a new one.
@@ -135,6 +138,42 @@ const migrations: Record<string, Migration> = {
     },
     async down(db: Kysely<unknown>) {
       await db.schema.alterTable('usage_records').dropColumn('completed').execute();
+    },
+  },
+  '0007_usage_rollups': {
+    async up(db: Kysely<unknown>) {
+      // Usage reports sum these instead of the rows (usage/usage-rollup.ts keeps them, in the transaction
+      // that inserts the rows). `model` is '' for rows without one: NULL would make each such group a new
+      // key, as both databases treat NULLs in a unique key as distinct.
+      await db.schema
+        .createTable('usage_rollups')
+        .addColumn('hour', 'integer', (column) => column.notNull())
+        .addColumn('account_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('key_id', 'varchar(64)', (column) => column.notNull())
+        .addColumn('model', 'varchar(256)', (column) => column.notNull())
+        .addColumn('status_class', 'integer', (column) => column.notNull())
+        .addColumn('requests', 'bigint', (column) => column.notNull())
+        .addColumn('input_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('cached_input_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('output_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('reasoning_tokens', 'bigint', (column) => column.notNull())
+        .addColumn('image_count', 'bigint', (column) => column.notNull())
+        .addColumn('cost_usd', 'double precision', (column) => column.notNull())
+        .addColumn('estimated', 'bigint', (column) => column.notNull())
+        .addPrimaryKeyConstraint('usage_rollups_pk', ['hour', 'account_id', 'key_id', 'model', 'status_class'])
+        .execute();
+      // The admin's reports read a range of hours (the key); an account's, its own hours.
+      await db.schema.createIndex('usage_rollups_account_hour').on('usage_rollups').columns(['account_id', 'hour']).execute();
+      // Rows stored before now, in one statement (the same expressions as usage-rollup.ts).
+      await sql`insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, input_tokens, cached_input_tokens,
+          output_tokens, reasoning_tokens, image_count, cost_usd, estimated)
+        select created_at / ${sql.lit(msPerHour)}, account_id, key_id, coalesce(model, ''), status / 100, count(*), sum(input_tokens),
+          sum(cached_input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(image_count), sum(cost_usd), sum(estimated)
+        from usage_records
+        group by created_at / ${sql.lit(msPerHour)}, account_id, key_id, coalesce(model, ''), status / 100`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('usage_rollups').execute();
     },
   },
 };

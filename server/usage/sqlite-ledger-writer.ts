@@ -3,17 +3,19 @@ import { Worker } from 'node:worker_threads';
 import { projectRoot } from '../project-root.js';
 import type { Database } from '../store/database.js';
 import { toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
+import { msPerHour, rolledUpSums, rollupKeyColumns } from './usage-rollup.js';
 
-/** A batch of rows sent to the writer thread (sqlite-ledger-worker.mjs); `id` pairs it with its answer. */
-interface LedgerBatch {
-  id: number;
-  rows: Array<Database['usage_records']>;
-}
+/**
+ * What the writer thread (sqlite-ledger-worker.mjs) is sent: a batch of rows to store, or one batch of
+ * retention's deletes. `id` pairs it with its answer.
+ */
+type LedgerTask = { id: number; rows: Array<Database['usage_records']> } | { id: number; deleteBefore: { time: number; limit: number } };
 
-/** The writer thread's answer: no `error` once the batch is stored. */
-interface LedgerBatchResult {
+/** The writer thread's answer: no `error` once done; `changes`, the rows a delete removed. */
+interface LedgerTaskResult {
   id: number;
   error?: string;
+  changes?: number;
 }
 
 // Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
@@ -39,21 +41,18 @@ export class SqliteLedgerWriter {
   private worker: Worker | undefined;
   private nextBatchId = 1;
   /** Batches sent and not answered yet, with the thread each went to. */
-  private readonly waiting = new Map<number, { worker: Worker; resolve: () => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<number, { worker: Worker; resolve: (changes: number) => void; reject: (error: Error) => void }>();
 
   constructor(private readonly file: string) {}
 
   /** Stores the records in one transaction, all or none; rejects with the database's error. */
-  insertMany(records: readonly UsageRecord[]): Promise<void> {
-    if (records.length === 0) return Promise.resolve();
-    const batch: LedgerBatch = { id: this.nextBatchId++, rows: records.map(toUsageRow) };
-    const worker = this.thread();
-    // Referenced while a batch is out, so that the process cannot end before its rows are stored.
-    worker.ref();
-    return new Promise<void>((resolve, reject) => {
-      this.waiting.set(batch.id, { worker, resolve, reject });
-      worker.postMessage(batch);
-    });
+  async insertMany(records: readonly UsageRecord[]): Promise<void> {
+    if (records.length > 0) await this.send({ id: this.nextBatchId++, rows: records.map(toUsageRow) });
+  }
+
+  /** Deletes at most `limit` records older than `time` (Unix ms), oldest first; resolves to how many. */
+  deleteBefore(time: number, limit: number): Promise<number> {
+    return this.send({ id: this.nextBatchId++, deleteBefore: { time, limit } });
   }
 
   /** Stops the thread; a batch still waiting is rejected, and a later batch would start a new thread. */
@@ -63,19 +62,29 @@ export class SqliteLedgerWriter {
     if (worker) await worker.terminate();
   }
 
+  private send(task: LedgerTask): Promise<number> {
+    const worker = this.thread();
+    // Referenced while a task is out, so that the process cannot end before its rows are stored.
+    worker.ref();
+    return new Promise<number>((resolve, reject) => {
+      this.waiting.set(task.id, { worker, resolve, reject });
+      worker.postMessage(task);
+    });
+  }
+
   private thread(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerPath, {
-      workerData: { file: this.file, columns: usageColumns },
+      workerData: { file: this.file, columns: usageColumns, rollups: { keyColumns: rollupKeyColumns, sums: rolledUpSums, msPerHour } },
       // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
     });
-    worker.on('message', ({ id, error }: LedgerBatchResult) => {
+    worker.on('message', ({ id, error, changes }: LedgerTaskResult) => {
       const waiter = this.waiting.get(id);
       this.waiting.delete(id);
       // A thread with nothing to write must not keep a finished process alive.
       if (![...this.waiting.values()].some((other) => other.worker === worker)) worker.unref();
-      if (error === undefined) waiter?.resolve();
+      if (error === undefined) waiter?.resolve(changes ?? 0);
       else waiter?.reject(new Error(`usage ledger: ${error}`));
     });
     const failAll = (error: Error) => {

@@ -1,7 +1,8 @@
-import { sql, type ExpressionBuilder } from 'kysely';
-import type { components } from '../../generated/api.js';
+import type { ExpressionBuilder } from 'kysely';
 import type { Database, GatewayDb } from '../store/database.js';
 import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
+import { rolledUpSums, rollupKeyColumns, rollUpUsage } from './usage-rollup.js';
+import { summarizeUsage, type UsageGrouping, type UsageSummaryRow } from './summarize-usage.js';
 
 /** Which records a report covers; every field narrows it. `from` is inclusive, `to` exclusive (Unix ms). */
 export interface UsageFilter {
@@ -12,14 +13,6 @@ export interface UsageFilter {
   to?: number;
 }
 
-export type UsageGrouping = 'day' | 'model';
-
-/**
- * Totals of one group: one UTC day (`YYYY-MM-DD`) or one model (null for requests that never named one).
- * The contract's `UsageBucket`, so a report is served as the store returns it.
- */
-export type UsageSummaryRow = components['schemas']['UsageBucket'];
-
 /** Where a page of `list` ended: its last record's time and ID. */
 export interface UsageListPosition {
   createdAt: number;
@@ -29,12 +22,17 @@ export interface UsageListPosition {
 /** Most records `list` returns at once. */
 export const maxListLimit = 1_000;
 
-const msPerDay = 86_400_000;
-
 // SQLite allows 32,766 bound values per statement (the default since 3.32, and better-sqlite3's build);
 // PostgreSQL allows 65,535. Each row binds one value per column.
 const maxBoundValues = 32_766;
 const rowsPerInsert = Math.floor(maxBoundValues / usageColumns.length);
+const rollupsPerUpsert = Math.floor(maxBoundValues / (rollupKeyColumns.length + 1 + rolledUpSums.length));
+
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let start = 0; start < items.length; start += size) chunks.push(items.slice(start, start + size));
+  return chunks;
+}
 
 /**
  * The usage ledger at rest: written in batches by the `UsageRecorder`, read by usage reports and the recent
@@ -44,53 +42,57 @@ export class UsageStore {
   constructor(private readonly db: GatewayDb) {}
 
   /**
-   * Stores records with as few statements as the database allows, all or none. A record whose ID is
-   * already stored is skipped, so retrying a write that did land (but whose answer was lost) is harmless.
+   * Stores records with as few statements as the database allows, all or none, and adds the rows it stored
+   * to their rollups in the same transaction. A record whose ID is already stored is skipped (and not
+   * counted again), so retrying a write that did land (but whose answer was lost) is harmless.
    */
   async insertMany(records: readonly UsageRecord[]): Promise<void> {
+    if (records.length === 0) return;
     const rows = records.map(toUsageRow);
-    const chunks: Array<typeof rows> = [];
-    for (let start = 0; start < rows.length; start += rowsPerInsert) chunks.push(rows.slice(start, start + rowsPerInsert));
-    const insert = (db: GatewayDb, chunk: typeof rows) =>
-      db.insertInto('usage_records').values(chunk).onConflict((conflict) => conflict.column('id').doNothing()).execute();
-    if (chunks.length === 1) await insert(this.db, chunks[0]);
-    else if (chunks.length > 1) await this.db.transaction().execute(async (trx) => { for (const chunk of chunks) await insert(trx, chunk); });
+    await this.db.transaction().execute(async (trx) => {
+      const inserted = [];
+      for (const chunk of chunksOf(rows, rowsPerInsert)) {
+        inserted.push(
+          ...(await trx
+            .insertInto('usage_records')
+            .values(chunk)
+            .onConflict((conflict) => conflict.column('id').doNothing())
+            .returning(['created_at', 'account_id', 'key_id', 'model', 'status', ...rolledUpSums])
+            .execute()),
+        );
+      }
+      for (const chunk of chunksOf(rollUpUsage(inserted), rollupsPerUpsert)) {
+        await trx
+          .insertInto('usage_rollups')
+          .values(chunk)
+          .onConflict((conflict) =>
+            conflict.columns(rollupKeyColumns).doUpdateSet((eb) =>
+              Object.fromEntries(
+                (['requests', ...rolledUpSums] as const).map((column) => [column, eb(eb.ref(`usage_rollups.${column}`), '+', eb.ref(`excluded.${column}`))]),
+              ),
+            ),
+          )
+          .execute();
+      }
+    });
   }
 
   /**
-   * Totals per UTC day or per model, in day or model order.
-   *
-   * @example
-   * await store.summarize({ accountId: 'acct_1', from: Date.UTC(2025, 0, 1) }, 'day');
-   * // [{ day: '2025-01-01', requests: 12, input_tokens: 3400, …, cost_usd: 0.021 }, …]
+   * Totals per UTC day, model or key, from the hourly rollups (see {@link summarizeUsage}); `recordsSince`
+   * is retention's horizon (Unix ms), before which the rows are gone.
    */
-  async summarize(filter: UsageFilter, groupBy: UsageGrouping): Promise<UsageSummaryRow[]> {
-    // Integer division in both databases (PostgreSQL: bigint / integer is bigint, truncated), which for
-    // timestamps after 1970 is the floor: the day number since the epoch. The divisor is a literal, not a
-    // bound value, so PostgreSQL sees the SELECT and GROUP BY expressions as the same.
-    const dayNumber = sql<number>`created_at / ${sql.lit(msPerDay)}`;
-    const totals = this.db
-      .selectFrom('usage_records')
-      .where((eb) => matching(eb, filter))
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('requests'),
-        eb.fn.sum<number | string>('input_tokens').as('input_tokens'),
-        eb.fn.sum<number | string>('cached_input_tokens').as('cached_input_tokens'),
-        eb.fn.sum<number | string>('output_tokens').as('output_tokens'),
-        eb.fn.sum<number | string>('reasoning_tokens').as('reasoning_tokens'),
-        eb.fn.sum<number | string>('image_count').as('image_count'),
-        eb.fn.sum<number | string>('cost_usd').as('cost_usd'),
-      ]);
+  summarize(filter: UsageFilter, groupBy: UsageGrouping, recordsSince?: number): Promise<UsageSummaryRow[]> {
+    return summarizeUsage(this.db, filter, groupBy, recordsSince);
+  }
 
-    if (groupBy === 'day') {
-      const rows = await totals.select(dayNumber.as('day_number')).groupBy(dayNumber).orderBy(dayNumber).execute();
-      return rows.map(({ day_number, ...sums }) => ({ day: dayString(Number(day_number)), ...numbers(sums) }));
-    }
-    const rows = await totals.select('model').groupBy('model').execute();
-    // Sorted here rather than in SQL: the databases' collations (and where they put NULL) differ.
-    return rows
-      .map(({ model, ...sums }) => ({ model, ...numbers(sums) }))
-      .sort((a, b) => (a.model === b.model ? 0 : a.model === null ? 1 : b.model === null ? -1 : a.model < b.model ? -1 : 1));
+  /**
+   * Deletes at most `limit` records older than `time` (Unix ms), oldest first, leaving their rollups:
+   * one batch of retention's (usage/ledger-retention.ts). Resolves to how many went.
+   */
+  async deleteBefore(time: number, limit: number): Promise<number> {
+    const oldest = this.db.selectFrom('usage_records').select('id').where('created_at', '<', time).orderBy('created_at').limit(limit);
+    const result = await this.db.deleteFrom('usage_records').where('id', 'in', oldest).executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**
@@ -141,13 +143,4 @@ function matching(eb: ExpressionBuilder<Database, 'usage_records'>, filter: Usag
   if (filter.from !== undefined) conditions.push(eb('created_at', '>=', filter.from));
   if (filter.to !== undefined) conditions.push(eb('created_at', '<', filter.to));
   return eb.and(conditions);
-}
-
-/** PostgreSQL sums `bigint` columns as `numeric`, which node-postgres hands over as a string. */
-function numbers<T extends Record<string, number | string | null>>(sums: T): { [K in keyof T]: number } {
-  return Object.fromEntries(Object.entries(sums).map(([name, value]) => [name, Number(value ?? 0)])) as { [K in keyof T]: number };
-}
-
-function dayString(dayNumber: number): string {
-  return new Date(dayNumber * msPerDay).toISOString().slice(0, 10);
 }

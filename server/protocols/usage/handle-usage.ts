@@ -2,6 +2,8 @@ import type { Request, Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { adminOnly } from '../../access/admin-only.js';
 import { principalOf } from '../../access/principal-of.js';
+import { retentionHorizon } from '../../usage/ledger-retention.js';
+import type { UsageGrouping } from '../../usage/summarize-usage.js';
 import type { UsageFilter, UsageStore } from '../../usage/usage-store.js';
 import { decodeUsageCursor, encodeUsageCursor } from './usage-record-cursor.js';
 import { writeUsageCsv } from './write-usage-csv.js';
@@ -15,7 +17,7 @@ interface UsageQuery {
   model?: string;
   from?: string;
   to?: string;
-  group_by?: 'day' | 'model';
+  group_by?: UsageGrouping;
   limit?: string;
   before?: string;
 }
@@ -27,12 +29,13 @@ const defaultRecordLimit = 100;
  * The usage reports (`/admin/v1/usage`, `/v1/usage`) and the recent requests lists (`…/usage/records`).
  * The admin routes read any account (or all); the `/v1` ones only the caller's own.
  */
-export function createUsageHandlers(store: UsageStore): UsageHandlers {
+export function createUsageHandlers(store: UsageStore, retentionDays: number | undefined): UsageHandlers {
   const report = async (query: UsageQuery, accountId: string | undefined) => {
     const { from, to } = timeWindow(query);
     const groupBy = query.group_by ?? 'day';
-    const data = await store.summarize(filterOf(query, accountId, { from, to }), groupBy);
-    return { object: 'usage_report' as const, group_by: groupBy, from, to, data };
+    const recordsSince = retentionHorizon(retentionDays);
+    const data = await store.summarize(filterOf(query, accountId, { from, to }), groupBy, recordsSince);
+    return { object: 'usage_report' as const, group_by: groupBy, from, to, records_since: recordsSince === undefined ? null : recordsSince / 1000, data };
   };
   const records = async (req: Request, res: Response, accountId: string | undefined) => {
     const query = req.query as UsageQuery;

@@ -4,7 +4,7 @@ import { fetchUsageCsv, fetchUsageRecords, fetchUsageReport, saveBlob, type Usag
 import { ErrorAlert } from '../../components/error-alert.js';
 import { Loading } from '../../components/loading.js';
 import { Page } from '../../components/page.js';
-import { isoDate } from '../../format.js';
+import { formatSeconds, isoDate } from '../../format.js';
 import { useAction } from '../../hooks/use-action.js';
 import { useResource } from '../../hooks/use-resource.js';
 import { useSignedIn } from '../../session-context.js';
@@ -32,6 +32,8 @@ export function UsagePage() {
   const byDay = useResource(() => fetchUsageReport(client, view, filter, 'day'), [filter]);
   const byModel = useResource(() => fetchUsageReport(client, view, filter, 'model'), [filter]);
   const records = useUsageRecords((before) => fetchUsageRecords(client, view, filter, before), [filter]);
+  // Where retention's horizon is: rows before it are deleted, their totals kept.
+  const recordsSince = byDay.data?.records_since;
   const days = useMemo(() => (byDay.data ? fillDays(byDay.data.data, daysSince(filter.from)) : undefined), [byDay.data, filter]);
   const exportCsv = useAction(async () => saveBlob(await fetchUsageCsv(client, view, filter), `usage-${isoDate()}.csv`));
 
@@ -78,6 +80,12 @@ export function UsagePage() {
         </div>
       </div>
       <ErrorAlert error={byDay.error ?? byModel.error ?? accounts.error ?? exportCsv.error} />
+      {recordsSince !== null && recordsSince !== undefined && (
+        <p class="hint records-since">
+          Requests before {formatSeconds(recordsSince)} are in the totals and charts, but their rows are deleted (the ledger keeps them for{' '}
+          <code>ledger.retention_days</code>): the recent requests and the CSV start there.
+        </p>
+      )}
       {loading ? <Loading label="Loading usage…" /> : <p class="visually-hidden" role="status">Usage loaded.</p>}
 
       {days && <UsageTotals days={days} />}
