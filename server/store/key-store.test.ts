@@ -28,7 +28,7 @@ for (const [name, open] of testDatabases) {
       assert.equal(record.prefix, secret.slice(0, 10));
       assert.equal(typeof record.created_at, 'number');
 
-      assert.deepEqual(await store.findActiveByHash(hashKeySecret(secret)), record);
+      assert.deepEqual(await store.findActiveByHash(hashKeySecret(secret)), { key: record, ancestors: [] });
       assert.equal(await store.findActiveByHash(hashKeySecret(`${secret}x`)), undefined);
 
       const stored = await db.selectFrom('api_keys').selectAll().execute();

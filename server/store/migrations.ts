@@ -137,6 +137,21 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('usage_records').dropColumn('completed').execute();
     },
   },
+  '0008_key_parents': {
+    async up(db: Kysely<unknown>) {
+      // The key that minted this one (POST /v1/keys); null for keys made by the admin or the CLI. Revoking a
+      // key revokes its descendants, and a key acts only on its subtree, so lookups go by parent.
+      await db.schema.alterTable('api_keys').addColumn('parent_key_id', 'varchar(64)').execute();
+      await db.schema.createIndex('api_keys_parent').on('api_keys').column('parent_key_id').execute();
+      // Which key minted a key made before this migration is unknown; the first key of its family (the one
+      // whose counters it shares) is one of its ancestors, so revoking that key still revokes it.
+      await sql`update api_keys set parent_key_id = shares_limits_with where shares_limits_with is not null`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('api_keys_parent').execute();
+      await db.schema.alterTable('api_keys').dropColumn('parent_key_id').execute();
+    },
+  },
 };
 
 /** The account that owns keys created without one (and every key made before accounts existed). */
