@@ -146,6 +146,10 @@ const migrations: Record<string, Migration> = {
       // Which key minted a key made before this migration is unknown; the first key of its family (the one
       // whose counters it shares) is one of its ancestors, so revoking that key still revokes it.
       await sql`update api_keys set parent_key_id = shares_limits_with where shares_limits_with is not null`.execute(db);
+      // Keys minted from a key revoked before revocation reached descendants go with it (one level: every
+      // backfilled parent is a root).
+      await sql`update api_keys set revoked_at = (select parent.revoked_at from api_keys parent where parent.id = api_keys.parent_key_id)
+        where revoked_at is null and parent_key_id in (select id from api_keys where revoked_at is not null)`.execute(db);
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('api_keys_parent').execute();
