@@ -43,5 +43,32 @@ for (const [name, open] of testDatabases) {
       assert.equal(await store.revoke('key_missing'), undefined);
       assert.deepEqual((await store.list()).map((key) => key.id), [record.id]);
     });
+
+    test('0008_key_parents gives keys minted before it the first key of their family as parent, and revokes those of revoked keys', async () => {
+      const legacy = await open();
+      try {
+        await migrateToLatest(legacy.db, '0006_usage_records_completed');
+        const row = (id: string, fields: { shares_limits_with?: string; revoked_at?: number }) => ({
+          id, name: id, secret_hash: `hash_${id}`, prefix: 'sk-gw-x', created_at: 1, revoked_at: null, shares_limits_with: null, ...fields,
+        });
+        await legacy.db
+          .insertInto('api_keys')
+          .values([
+            row('key_root', {}), row('key_child', { shares_limits_with: 'key_root' }), row('key_grandchild', { shares_limits_with: 'key_root' }),
+            row('key_gone', { revoked_at: 5 }), row('key_orphan', { shares_limits_with: 'key_gone' }),
+          ] as never)
+          .execute();
+        await migrateToLatest(legacy.db);
+        const keys = new Map((await new KeyStore(legacy.db).list()).map((key) => [key.id, key]));
+        assert.equal(keys.get('key_root')?.parent_key_id, null);
+        assert.equal(keys.get('key_child')?.parent_key_id, 'key_root');
+        assert.equal(keys.get('key_grandchild')?.parent_key_id, 'key_root', 'its real parent is unknown; the first key of its family is above it');
+        assert.equal(keys.get('key_child')?.revoked_at, null);
+        assert.equal(keys.get('key_orphan')?.revoked_at, 5, 'a key minted from a revoked key is revoked with it');
+      } finally {
+        await legacy.db.destroy();
+        await legacy.cleanup();
+      }
+    });
   });
 }

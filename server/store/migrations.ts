@@ -163,9 +163,13 @@ export const defaultAccountId = 'acct_default';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the database to the latest schema; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: await currentSchema(db) }).migrateToLatest();
+/**
+ * Brings the database to the latest schema (or, for a test of one migration, to the migration named
+ * `upTo`); throws with the failing migration's error.
+ */
+export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
+  const migrator = new Migrator({ db, provider, migrationTableSchema: await currentSchema(db) });
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, { cause: error });
