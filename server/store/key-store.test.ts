@@ -48,16 +48,19 @@ for (const [name, open] of testDatabases) {
       const legacy = await open();
       try {
         await migrateToLatest(legacy.db, '0006_usage_records_completed');
-        const row = (id: string, fields: { shares_limits_with?: string; revoked_at?: number }) => ({
-          id, name: id, secret_hash: `hash_${id}`, prefix: 'sk-gw-x', created_at: 1, revoked_at: null, shares_limits_with: null, ...fields,
+        const row = (id: string, fields: { shares_limits_with?: string; revoked_at?: number } = {}) => ({
+          ...{ id, name: id, secret_hash: `hash_${id}`, prefix: 'sk-gw-x', created_at: 1, revoked_at: null, shares_limits_with: null },
+          ...fields,
         });
-        await legacy.db
-          .insertInto('api_keys')
-          .values([
-            row('key_root', {}), row('key_child', { shares_limits_with: 'key_root' }), row('key_grandchild', { shares_limits_with: 'key_root' }),
-            row('key_gone', { revoked_at: 5 }), row('key_orphan', { shares_limits_with: 'key_gone' }),
-          ] as never)
-          .execute();
+        const rows = [
+          row('key_root'),
+          row('key_child', { shares_limits_with: 'key_root' }),
+          row('key_grandchild', { shares_limits_with: 'key_root' }),
+          row('key_gone', { revoked_at: 5 }),
+          row('key_orphan', { shares_limits_with: 'key_gone' }),
+        ];
+        // The table as 0006 left it, without parent_key_id.
+        await legacy.db.insertInto('api_keys').values(rows as never).execute();
         await migrateToLatest(legacy.db);
         const keys = new Map((await new KeyStore(legacy.db).list()).map((key) => [key.id, key]));
         assert.equal(keys.get('key_root')?.parent_key_id, null);

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { sql, type Kysely } from 'kysely';
 import type { Limits, Permissions } from '../access/access-types.js';
 import { displayPrefix, generateKeySecret, hashKeySecret } from '../keys/key-secret.js';
-import { sql, type Kysely } from 'kysely';
 import type { Database, GatewayDb } from './database.js';
 import { parseJsonColumn } from './json-column.js';
 import { defaultAccountId } from './migrations.js';
