@@ -44,6 +44,21 @@ for (const [name, open] of testDatabases) {
       assert.deepEqual((await store.list()).map((key) => key.id), [record.id]);
     });
 
+    test('keys minted anywhere in a subtree while its root is revoked are all revoked, or never made', async () => {
+      const root = await store.create({ name: 'root' });
+      const children = await Promise.all(Array.from({ length: 4 }, (_, index) => store.createChild(root.record.id, { name: `child ${index}` })));
+      const parents = [root.record.id, ...children.map((child) => child!.record.id)];
+      // Mints under every level, some before the revocation starts and some while it runs.
+      const mints = Array.from({ length: 40 }, (_, index) => store.createChild(parents[index % parents.length]!, { name: `late ${index}` }));
+      const revocation = store.revoke(root.record.id);
+      const minted = (await Promise.all(mints)).filter((created) => created !== undefined);
+      await revocation;
+      for (const created of minted) assert.equal(await store.findActiveByHash(hashKeySecret(created.secret)), undefined);
+      const subtree = await store.listSubtree(root.record.id);
+      assert.equal(subtree.length, 1 + children.length + minted.length);
+      assert.ok(subtree.every((key) => key.revoked_at !== null), 'every key of the subtree is recorded revoked');
+    });
+
     test('0008_key_parents gives keys minted before it the first key of their family as parent, and revokes those of revoked keys', async () => {
       const legacy = await open();
       try {
