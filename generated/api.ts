@@ -855,15 +855,19 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * List your account's keys
-         * @description Every key of the caller's account, newest first, without secrets; revoked ones have `revoked_at`.
+         * List your keys
+         * @description The caller's key and every key minted from it, transitively (its subtree), newest first, without
+         *     secrets; revoked ones have `revoked_at`. Other keys of the account are not listed, not even the key
+         *     that minted the caller's.
          */
         get: operations["listMyKeys"];
         put?: never;
         /**
          * Create a key for your account
-         * @description The secret is in this response only. The new key gets the same key-level permissions and limits as
-         *     the key that asks, so a narrowed key cannot make a broader one (the admin API sets others).
+         * @description The secret is in this response only. The new key is a child of the key that asks (`parent_key_id`):
+         *     it gets the same key-level permissions and limits, and is bound at every request by those of every
+         *     key above it too, so a narrowed key cannot make a broader one (the admin API sets others). Revoking
+         *     the asking key, or any key above it, revokes the new key too. A key revoked while it asks gets 401.
          */
         post: operations["createMyKey"];
         delete?: never;
@@ -889,14 +893,19 @@ export type paths = {
         put?: never;
         post?: never;
         /**
-         * Revoke a key of your account
-         * @description The next request made with the key gets 401 (within the key cache's lifetime on other instances,
-         *     1 s). A key may revoke itself. Revoking twice is harmless. Another account's key is a 404.
+         * Revoke your key or one minted from it
+         * @description Revokes the key and every key minted from it, transitively, at once. The next request made with any
+         *     of them gets 401 (within the key cache's lifetime on other instances, 1 s). A key may revoke itself.
+         *     Revoking twice is harmless. A key outside the caller's subtree (see `GET /v1/keys`), of this account
+         *     or another, is a 404.
          */
         delete: operations["revokeMyKey"];
         options?: never;
         head?: never;
-        /** Rename a key of your account */
+        /**
+         * Rename your key or one minted from it
+         * @description The caller's own key or one in its subtree (see `GET /v1/keys`); any other key is a 404.
+         */
         patch: operations["renameMyKey"];
         trace?: never;
     };
@@ -936,7 +945,9 @@ export type paths = {
         post?: never;
         /**
          * Revoke an API key
-         * @description Revokes the key; the next request made with it gets 401. Revoking twice is harmless.
+         * @description Revokes the key and every key minted from it (`POST /v1/keys`), transitively, at once; the next
+         *     request made with any of them gets 401 (within the key cache's lifetime on other instances, 1 s).
+         *     Revoking twice is harmless, and revokes any key minted from it that is still active.
          */
         delete: operations["revokeKey"];
         options?: never;
@@ -1268,6 +1279,12 @@ export type components = {
              *     limits of the key that made the first of them. Null for keys with counters of their own.
              */
             shares_limits_with: string | null;
+            /**
+             * @description The key that minted this one with `POST /v1/keys`; null for a key made by the admin or the CLI.
+             *     Revoking a key revokes every key minted from it, transitively. Keys minted before the gateway
+             *     recorded parents have the first key of their family here.
+             */
+            parent_key_id: string | null;
             /** @description The first characters of the secret, to recognise a key without revealing it. */
             prefix: string;
             /** @description Unix seconds. */

@@ -82,7 +82,7 @@ test('with no admin key configured, every admin operation is 401, whatever key i
 test('the admin handlers refuse any caller but the admin, however they were reached', async () => {
   const handler = adminOnly({ listAccounts: (_req: never, _res: never, _context: RequestContext) => 'served' });
   const principal = toPrincipal(
-    { id: 'key_1', name: 'k', prefix: 'sk-gw-x', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null },
+    { id: 'key_1', name: 'k', prefix: 'sk-gw-x', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null, parent_key_id: null },
     { id: 'acct_1', name: 'a', created_at: 0, disabled_at: null, permissions: {}, limits: {} },
   );
   const context = (caller: RequestContext['caller']): RequestContext => ({ requestId: 'r', pathParams: {}, family: 'admin', caller });

@@ -8,17 +8,8 @@ import OpenAI from 'openai';
 import { defaultConfig } from '../server/config/default-config.js';
 import { adminApi } from './helpers/admin-api.js';
 import { awayFromMinuteEdge } from './helpers/minute-window.js';
+import { myKeys } from './helpers/my-keys.js';
 import { startGateway } from './helpers/start-gateway.js';
-
-async function mint(origin: string, parentKey: string, name: string): Promise<{ key: string; shares_limits_with: string | null }> {
-  const answer = await fetch(`${origin}/v1/keys`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${parentKey}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name }),
-  });
-  assert.equal(answer.status, 201);
-  return (await answer.json()) as { key: string; shares_limits_with: string | null };
-}
 
 test('a family of minted keys stays within the requests per minute of the key that made it', async () => {
   const gateway = await startGateway();
@@ -26,9 +17,9 @@ test('a family of minted keys stays within the requests per minute of the key th
     const admin = adminApi(gateway);
     const account = await admin.createAccount({ name: 'family' });
     const parent = await admin.createKey(account.id, { name: 'parent', limits: { requests_per_minute: 5 } });
-    const child = await mint(gateway.origin, parent.key, 'child');
-    const grandchild = await mint(gateway.origin, child.key, 'grandchild');
-    const sibling = await mint(gateway.origin, parent.key, 'sibling');
+    const child = await myKeys(gateway.origin, parent.key).mint('child');
+    const grandchild = await myKeys(gateway.origin, child.key).mint('grandchild');
+    const sibling = await myKeys(gateway.origin, parent.key).mint('sibling');
     assert.equal(parent.shares_limits_with, null);
     for (const minted of [child, grandchild, sibling]) assert.equal(minted.shares_limits_with, parent.id, 'every descendant counts against the first key');
 
@@ -58,7 +49,7 @@ test('a minted key shares its maker’s concurrency slots', async () => {
     const admin = adminApi(gateway);
     const account = await admin.createAccount({ name: 'one at a time' });
     const parent = await admin.createKey(account.id, { name: 'parent', limits: { concurrent_requests: 1 } });
-    const child = await mint(gateway.origin, parent.key, 'child');
+    const child = await myKeys(gateway.origin, parent.key).mint('child');
     const slow = await new OpenAI({ apiKey: parent.key, baseURL: `${gateway.origin}/v1`, maxRetries: 0 }).chat.completions.create({
       model: 'builtin/echo',
       messages: [{ role: 'user', content: 'a reply long enough to still be streaming while the child asks' }],

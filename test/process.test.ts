@@ -26,11 +26,21 @@ test('serves the built-in model with no config, with keys made by the CLI', asyn
     assert.ok(!listed.stdout.includes(key), 'list never prints secrets');
     assert.equal(JSON.parse(listed.stdout)[0].id, id);
 
+    const minted = await fetch(`${gateway.origin}/v1/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'minted' }),
+    });
+    const { key: mintedKey } = (await minted.json()) as { key: string };
+
     assert.equal((await runKeysCli(gateway.dataDir, ['revoke', id])).code, 0);
-    // The server caches valid keys for at most one second; a CLI revocation is seen after that.
+    // The server caches valid keys for at most one second; a CLI revocation is seen after that, and takes
+    // the keys minted from the revoked one with it.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    const refused = await fetch(`${gateway.origin}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
-    assert.equal(refused.status, 401);
+    for (const revoked of [key, mintedKey]) {
+      const refused = await fetch(`${gateway.origin}/v1/models`, { headers: { authorization: `Bearer ${revoked}` } });
+      assert.equal(refused.status, 401);
+    }
     assert.ok(!gateway.output().includes(key), 'the key never reaches the logs');
   } finally {
     gateway.child.kill('SIGKILL');

@@ -2,7 +2,7 @@
 // (GATEWAY_DATA_DIR, or GATEWAY_DATABASE_URL for PostgreSQL):
 //   npm run keys -- create --name demo     prints the new key's secret (shown only once)
 //   npm run keys -- list                   lists keys without secrets
-//   npm run keys -- revoke <key_id>        revokes a key
+//   npm run keys -- revoke <key_id>        revokes a key and every key minted from it
 import { parseArgs } from 'node:util';
 import { readSettings } from '../config/settings.js';
 import { openDatabase } from '../store/database.js';
@@ -43,7 +43,7 @@ async function run(argv: string[]): Promise<number> {
           console.error(`no key with id ${argument}`);
           return 1;
         }
-        console.log(`revoked ${record.id} "${record.name}"`);
+        console.log(`revoked ${record.id} "${record.name}" and every key minted from it`);
         return 0;
       }
       default:

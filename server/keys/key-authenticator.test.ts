@@ -11,7 +11,7 @@ import { KeyAuthenticator } from './key-authenticator.js';
 import { hashKeySecret } from './key-secret.js';
 
 const account: AccountRecord = { id: 'acct_1', name: 'a', created_at: 0, disabled_at: null, permissions: {}, limits: {} };
-const key: KeyRecord = { id: 'key_1', name: 'k', prefix: 'sk-gw-abcd', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null };
+const key: KeyRecord = { id: 'key_1', name: 'k', prefix: 'sk-gw-abcd', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null, parent_key_id: null };
 
 /** A store whose lookups succeed until `failWith` or `hang` is set; counts them. */
 function flakyStores() {
@@ -21,7 +21,7 @@ function flakyStores() {
       state.lookups += 1;
       if (state.hang) return new Promise(() => {});
       if (state.failWith) throw state.failWith;
-      return hash === hashKeySecret('good') && !state.revoked ? key : undefined;
+      return hash === hashKeySecret('good') && !state.revoked ? { key, ancestors: [] } : undefined;
     },
   } as unknown as KeyStore;
   const accounts = { get: async () => account } as unknown as AccountStore;

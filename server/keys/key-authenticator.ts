@@ -13,10 +13,10 @@ interface CacheEntry {
 
 /**
  * Verifies API keys, and finds their account, with a short-lived cache in front of the store, so the hot
- * path does not wait on two database round trips for every request. Changes made through this process
- * (revoking a key, disabling an account, new permissions) take effect at once (`forget…`); changes by
- * another process or the CLI within `ttlMs` (default 1 s). Only valid keys are cached, so a flood of
- * wrong keys cannot push real ones out.
+ * path does not wait on database round trips for every request. Changes made through this process
+ * (revoking a key and the keys minted from it, disabling an account, new permissions) take effect at once
+ * (`forget…`); changes by another process or the CLI within `ttlMs` (default 1 s): that is the revocation
+ * bound on every instance. Only valid keys are cached, so a flood of wrong keys cannot push real ones out.
  *
  * While the store is unreachable (isStoreUnavailable), a key the store confirmed within
  * `outageGraceMs` (default 5 minutes) goes on working from the cache, without waiting for the store once
@@ -64,9 +64,9 @@ export class KeyAuthenticator {
   private async refresh(hash: string): Promise<Principal | undefined> {
     let found;
     try {
-      const key = await this.keys.findActiveByHash(hash);
-      const account = key && (await this.accounts.get(key.account_id));
-      found = key && account ? { key, account } : undefined;
+      const active = await this.keys.findActiveByHash(hash);
+      const account = active && (await this.accounts.get(active.key.account_id));
+      found = active && account ? { ...active, account } : undefined;
     } catch (error) {
       if (isStoreUnavailable(error)) this.storeDown = true;
       throw error;
@@ -76,16 +76,16 @@ export class KeyAuthenticator {
       this.cache.delete(hash);
       return undefined;
     }
-    const principal = toPrincipal(found.key, found.account);
+    const principal = toPrincipal(found.key, found.account, found.ancestors);
     if (this.cache.size >= this.maxEntries) this.cache.clear();
     const now = Date.now();
     this.cache.set(hash, { principal, expiresAt: now + this.ttlMs, verifiedAt: now });
     return principal;
   }
 
-  /** Drops a key from the cache, e.g. right after it was revoked. */
+  /** Drops a key and every key minted from it from the cache, e.g. right after it was revoked. */
   forget(keyId: string): void {
-    for (const [hash, entry] of this.cache) if (entry.principal.key.id === keyId) this.cache.delete(hash);
+    for (const [hash, { principal }] of this.cache) if (principal.key.id === keyId || principal.ancestorIds.includes(keyId)) this.cache.delete(hash);
   }
 
   /** Drops every key of an account, e.g. right after it was disabled or its permissions changed. */

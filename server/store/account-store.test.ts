@@ -36,7 +36,7 @@ for (const [name, open] of testDatabases) {
 
       const { record, secret } = await keys.create({ name: 'k', accountId: account.id, permissions: { max_images: 1 } });
       const plain = await keys.create({ name: 'plain' });
-      assert.deepEqual(await keys.findActiveByHash(hashKeySecret(secret)), record);
+      assert.deepEqual(await keys.findActiveByHash(hashKeySecret(secret)), { key: record, ancestors: [] });
       assert.equal(plain.record.account_id, defaultAccountId);
       assert.deepEqual((await keys.list(account.id)).map((key) => key.id), [record.id]);
       assert.deepEqual(record.permissions, { max_images: 1 });

@@ -24,6 +24,8 @@ export interface Database {
     limits: Generated<string>;
     /** The key whose key-level counters this one shares (a key made by another key); null for its own. */
     shares_limits_with: string | null;
+    /** The key that minted this one (POST /v1/keys); null for a root (made by the admin or the CLI). */
+    parent_key_id: string | null;
   };
   /** Accounts own keys; their permissions and limits bound every key's. */
   accounts: {

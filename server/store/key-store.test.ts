@@ -28,7 +28,7 @@ for (const [name, open] of testDatabases) {
       assert.equal(record.prefix, secret.slice(0, 10));
       assert.equal(typeof record.created_at, 'number');
 
-      assert.deepEqual(await store.findActiveByHash(hashKeySecret(secret)), record);
+      assert.deepEqual(await store.findActiveByHash(hashKeySecret(secret)), { key: record, ancestors: [] });
       assert.equal(await store.findActiveByHash(hashKeySecret(`${secret}x`)), undefined);
 
       const stored = await db.selectFrom('api_keys').selectAll().execute();
@@ -42,6 +42,51 @@ for (const [name, open] of testDatabases) {
       assert.equal((await store.revoke(record.id))?.revoked_at, revoked?.revoked_at, 'revoking twice keeps the first time');
       assert.equal(await store.revoke('key_missing'), undefined);
       assert.deepEqual((await store.list()).map((key) => key.id), [record.id]);
+    });
+
+    test('keys minted anywhere in a subtree while its root is revoked are all revoked, or never made', async () => {
+      const root = await store.create({ name: 'root' });
+      const children = await Promise.all(Array.from({ length: 4 }, (_, index) => store.createChild(root.record.id, { name: `child ${index}` })));
+      const parents = [root.record.id, ...children.map((child) => child!.record.id)];
+      // Mints under every level, some before the revocation starts and some while it runs.
+      const mints = Array.from({ length: 40 }, (_, index) => store.createChild(parents[index % parents.length]!, { name: `late ${index}` }));
+      const revocation = store.revoke(root.record.id);
+      const minted = (await Promise.all(mints)).filter((created) => created !== undefined);
+      await revocation;
+      for (const created of minted) assert.equal(await store.findActiveByHash(hashKeySecret(created.secret)), undefined);
+      const subtree = await store.listSubtree(root.record.id);
+      assert.equal(subtree.length, 1 + children.length + minted.length);
+      assert.ok(subtree.every((key) => key.revoked_at !== null), 'every key of the subtree is recorded revoked');
+    });
+
+    test('0008_key_parents gives keys minted before it the first key of their family as parent, and revokes those of revoked keys', async () => {
+      const legacy = await open();
+      try {
+        await migrateToLatest(legacy.db, '0006_usage_records_completed');
+        const row = (id: string, fields: { shares_limits_with?: string; revoked_at?: number } = {}) => ({
+          ...{ id, name: id, secret_hash: `hash_${id}`, prefix: 'sk-gw-x', created_at: 1, revoked_at: null, shares_limits_with: null },
+          ...fields,
+        });
+        const rows = [
+          row('key_root'),
+          row('key_child', { shares_limits_with: 'key_root' }),
+          row('key_grandchild', { shares_limits_with: 'key_root' }),
+          row('key_gone', { revoked_at: 5 }),
+          row('key_orphan', { shares_limits_with: 'key_gone' }),
+        ];
+        // The table as 0006 left it, without parent_key_id.
+        await legacy.db.insertInto('api_keys').values(rows as never).execute();
+        await migrateToLatest(legacy.db);
+        const keys = new Map((await new KeyStore(legacy.db).list()).map((key) => [key.id, key]));
+        assert.equal(keys.get('key_root')?.parent_key_id, null);
+        assert.equal(keys.get('key_child')?.parent_key_id, 'key_root');
+        assert.equal(keys.get('key_grandchild')?.parent_key_id, 'key_root', 'its real parent is unknown; the first key of its family is above it');
+        assert.equal(keys.get('key_child')?.revoked_at, null);
+        assert.equal(keys.get('key_orphan')?.revoked_at, 5, 'a key minted from a revoked key is revoked with it');
+      } finally {
+        await legacy.db.destroy();
+        await legacy.cleanup();
+      }
     });
   });
 }

@@ -176,6 +176,25 @@ const migrations: Record<string, Migration> = {
       await db.schema.dropTable('usage_rollups').execute();
     },
   },
+  '0008_key_parents': {
+    async up(db: Kysely<unknown>) {
+      // The key that minted this one (POST /v1/keys); null for keys made by the admin or the CLI. Revoking a
+      // key revokes its descendants, and a key acts only on its subtree, so lookups go by parent.
+      await db.schema.alterTable('api_keys').addColumn('parent_key_id', 'varchar(64)').execute();
+      await db.schema.createIndex('api_keys_parent').on('api_keys').column('parent_key_id').execute();
+      // Which key minted a key made before this migration is unknown; the first key of its family (the one
+      // whose counters it shares) is one of its ancestors, so revoking that key still revokes it.
+      await sql`update api_keys set parent_key_id = shares_limits_with where shares_limits_with is not null`.execute(db);
+      // Keys minted from a key revoked before revocation reached descendants go with it (one level: every
+      // backfilled parent is a root).
+      await sql`update api_keys set revoked_at = (select parent.revoked_at from api_keys parent where parent.id = api_keys.parent_key_id)
+        where revoked_at is null and parent_key_id in (select id from api_keys where revoked_at is not null)`.execute(db);
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('api_keys_parent').execute();
+      await db.schema.alterTable('api_keys').dropColumn('parent_key_id').execute();
+    },
+  },
 };
 
 /** The account that owns keys created without one (and every key made before accounts existed). */
@@ -183,9 +202,13 @@ export const defaultAccountId = 'acct_default';
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the database to the latest schema; throws with the failing migration's error. */
-export async function migrateToLatest(db: Kysely<any>): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
-  const { error, results } = await new Migrator({ db, provider, migrationTableSchema: await currentSchema(db) }).migrateToLatest();
+/**
+ * Brings the database to the latest schema (or, for a test of one migration, to the migration named
+ * `upTo`); throws with the failing migration's error.
+ */
+export async function migrateToLatest(db: Kysely<any>, upTo?: string): Promise<void> { // eslint-disable-line @typescript-eslint/no-explicit-any -- any schema
+  const migrator = new Migrator({ db, provider, migrationTableSchema: await currentSchema(db) });
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   const failed = results?.find((result) => result.status === 'Error');
   if (error) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${(error as Error).message}`, { cause: error });

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import fc from 'fast-check';
-import { sql } from 'kysely';
 import { testDatabases } from '../../test/helpers/test-databases.js';
 import { sqliteFileOf, type GatewayDb } from '../store/database.js';
 import { migrateToLatest } from '../store/migrations.js';
@@ -181,18 +180,26 @@ for (const [name, open] of testDatabases) {
     });
 
     test('the migration builds the rollups of the rows stored before it', async () => {
-      await emptyLedger();
-      const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 });
-      // The store as it was before migration 0007: rows, no rollups.
-      await db.schema.dropTable('usage_rollups').execute();
-      await db.deleteFrom('kysely_migration' as never).where(sql.ref('name'), '=', '0007_usage_rollups').execute();
-      await db.insertInto('usage_records').values(records.map(toUsageRow)).execute();
-      await migrateToLatest(db);
-      for (const groupBy of groupings) assert.deepEqual(await store.summarize({}, groupBy), expectedReport(records, {}, groupBy));
-      // And the writers add to them from there.
-      const later = fc.sample(recordArbitrary, { numRuns: 50, seed: 34 });
-      await ledger.insertMany(later);
-      assert.deepEqual(await store.summarize({ from: start + 1_234 }, 'model'), expectedReport([...records, ...later], { from: start + 1_234 }, 'model'));
+      // A store as migration 0006 left it: rows, no rollups.
+      const legacy = await open();
+      const legacyStore = new UsageStore(legacy.db);
+      const file = sqliteFileOf(legacy.db);
+      const legacyLedger = file ? new SqliteLedgerWriter(file) : legacyStore;
+      try {
+        await migrateToLatest(legacy.db, '0006_usage_records_completed');
+        const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 });
+        await legacy.db.insertInto('usage_records').values(records.map(toUsageRow)).execute();
+        await migrateToLatest(legacy.db);
+        for (const groupBy of groupings) assert.deepEqual(await legacyStore.summarize({}, groupBy), expectedReport(records, {}, groupBy));
+        // And the writers add to them from there.
+        const later = fc.sample(recordArbitrary, { numRuns: 50, seed: 34 });
+        await legacyLedger.insertMany(later);
+        assert.deepEqual(await legacyStore.summarize({ from: start + 1_234 }, 'model'), expectedReport([...records, ...later], { from: start + 1_234 }, 'model'));
+      } finally {
+        if (legacyLedger instanceof SqliteLedgerWriter) await legacyLedger.close();
+        await legacy.db.destroy();
+        await legacy.cleanup();
+      }
     });
   });
 }

@@ -30,6 +30,7 @@ export function adminApi(gateway: Pick<TestGateway, 'origin' | 'adminKey'>) {
     listAccounts: () => call<Schemas['AccountList']>('GET', '/accounts', undefined, 200),
     createKey: (accountId: string, body: Schemas['CreateKeyRequest']) => call<Schemas['CreatedKey']>('POST', `/accounts/${accountId}/keys`, body, 201),
     listKeys: (accountId: string) => call<Schemas['KeyList']>('GET', `/accounts/${accountId}/keys`, undefined, 200),
+    revokeKey: (id: string) => call<Schemas['Key']>('DELETE', `/keys/${id}`, undefined, 200),
     usage: (query: Record<string, string>) => call<Schemas['UsageReport']>('GET', `/usage?${new URLSearchParams(query)}`, undefined, 200),
   };
 }

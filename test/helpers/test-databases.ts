@@ -61,3 +61,9 @@ export async function postgresSchemaUrl(): Promise<{ url: string; cleanup(): Pro
 }
 
 export const redisUrl = process.env.GATEWAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** Both stores as a gateway opens them: SQLite in its own data directory (no URL), or a fresh PostgreSQL schema. */
+export const gatewayDatabases = [
+  ['SQLite', async () => ({ url: undefined, cleanup: async () => {} })],
+  ['PostgreSQL', postgresSchemaUrl],
+] as const;

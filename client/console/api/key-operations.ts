@@ -4,7 +4,7 @@ type Key = components['schemas']['Key'];
 type CreatedKey = components['schemas']['CreatedKey'];
 
 /**
- * What a keys list can do, whichever API stands behind it: the account's own keys (`/v1/keys`), one
+ * What a keys list can do, whichever API stands behind it: the signed-in key's own subtree (`/v1/keys`), one
  * account's keys as the admin sees them, or every key. `create` is absent where a list cannot create.
  */
 export interface KeyOperations {
@@ -14,7 +14,7 @@ export interface KeyOperations {
   revoke(keyId: string): Promise<unknown>;
 }
 
-/** The signed-in account's keys. */
+/** The signed-in key and the keys minted from it, transitively. */
 export function myKeys(client: GatewayClient): KeyOperations {
   return {
     list: async () => unwrap(await client.GET('/v1/keys')).data,

@@ -79,7 +79,7 @@ export function KeysPanel({ operations, currentKeyId, accountNames, reloadKey }:
             keys.reload();
           }}
         >
-          <p>Every request made with it will be refused (401) from now on. This cannot be undone.</p>
+          <p>Every request made with it, or with any key minted from it, will be refused (401) from now on. This cannot be undone.</p>
           {revoking.id === currentKeyId && (
             <p class="warning">
               <strong>This is the key you are signed in with.</strong> The console will sign you out.

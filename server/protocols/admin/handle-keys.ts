@@ -9,7 +9,7 @@ import { renderChangedKey, renderCreatedKey, renderKey } from './render-key.js';
 
 type KeyHandlers = Pick<OperationHandlers, 'createKey' | 'listKeys' | 'renameKey' | 'revokeKey'>;
 
-/** The admin key API: create (the only time a secret is shown), list, rename and revoke. */
+/** The admin key API: create (the only time a secret is shown), list, rename and revoke (with every key minted from it). */
 export function createKeyHandlers(store: KeyStore, accounts: AccountStore, authenticator: KeyAuthenticator): KeyHandlers {
   return adminOnly<KeyHandlers>({
     async createKey(req, res) {
