@@ -253,6 +253,8 @@ describe('the drain is bounded: past it, the worst case is charged, marked estim
     const { key } = await admin.createKey(account.id, { name: 'one' });
     upstreams.get('chat')!.enqueue(pausedStream('chat', { hold: true }));
     await streamAndLeave(key, 'chat', 'up-chat');
+    // Long enough for the gateway to see the client gone (and, before the drain, free the slot).
+    await sleep(300);
     assert.equal(await probeStatus(key), 429, 'the abandoned request still occupies the upstream');
     await upstreams.get('chat')!.waitForClosure(drainSeconds * 1000 + 2_000);
     await sleep(200);
