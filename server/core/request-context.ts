@@ -36,13 +36,13 @@ export interface RequestContext {
   imageCount?: number;
   /**
    * A streamed answer while it is sent, live: the usage reported so far, and the generated characters sent
-   * since. Metering reads it when the client leaves mid-stream, before the handler has finished and set
-   * `usage`.
+   * (or, once the client left, read for nobody) since. Metering reads it for a client that left a stream
+   * that did not end: the least it is charged (metering/abandoned-usage.ts).
    */
   streamed?: StreamedSoFar;
   /**
    * Whether the upstream's answer came whole: a JSON answer, or a stream read to its end, whether or not
-   * the client was still there. Metering charges a client that left an answer that did not its worst case.
+   * the client was still there. A client that left an answer that did not is charged its worst case.
    */
   answerComplete?: boolean;
   /** The request's upstream work, which goes on for a while after its client left (request-work.ts). */
