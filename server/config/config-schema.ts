@@ -166,6 +166,17 @@ const corsSchema = z.strictObject({
   max_age_seconds: z.number().int().min(0).max(86_400).default(600),
 });
 
+/**
+ * A request whose client left: the upstream bills what it generates whether or not anyone reads it, so
+ * the gateway reads on until the upstream reports its usage, within these bounds; past either the upstream
+ * is cut and the request charged its worst case.
+ */
+const abandonedStreamsSchema = z.strictObject({
+  drain_seconds: z.number().min(0).max(3_600).default(120),
+  /** Bytes of answer read for nobody. */
+  drain_bytes: z.number().int().min(0).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+});
+
 /** The usage ledger: when a request's row reaches the database, and how long a request whose client left is read on. */
 const ledgerSchema = z.strictObject({
   /**
@@ -175,18 +186,7 @@ const ledgerSchema = z.strictObject({
   durability: z.enum(['batch', 'sync']).default('batch'),
   /** `sync`: longest an answer waits for its row's commit; after it the row is queued as in `batch`. */
   sync_timeout_ms: milliseconds(60_000).default(2_000),
-  abandoned_streams: z
-    .strictObject({
-      /**
-       * How long the gateway reads on for a request whose client left, until the upstream reports its
-       * usage: the upstream bills what it generates whether or not anyone reads it. Past it the upstream
-       * is cut and the request charged its worst case.
-       */
-      drain_seconds: z.number().min(0).max(3_600).default(120),
-      /** How many bytes of answer the gateway reads for nobody before it cuts the upstream the same way. */
-      drain_bytes: z.number().int().min(0).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
-    })
-    .default(() => ({ drain_seconds: 120, drain_bytes: 16 * 1024 * 1024 })),
+  abandoned_streams: abandonedStreamsSchema.default(() => abandonedStreamsSchema.parse({})),
 });
 
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */

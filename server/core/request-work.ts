@@ -74,7 +74,7 @@ export class RequestWork {
   abandon(bound: DrainBound): void {
     if (this.finished || this.stopReason) return;
     this.bytesLeft = bound.bytes;
-    this.drainTimer = setTimeout(() => this.stop(drainBoundReached(`${bound.seconds} s`)), bound.seconds * 1000);
+    this.drainTimer = setTimeout(() => this.stop(drainBoundReached('drain_seconds')), bound.seconds * 1000);
     this.drainTimer.unref();
   }
 
@@ -85,11 +85,11 @@ export class RequestWork {
   readOnFor(bytes: number): boolean {
     this.bytesLeft -= bytes;
     if (this.bytesLeft >= 0 && !this.stopReason) return true;
-    this.stop(drainBoundReached('its bytes'));
+    this.stop(drainBoundReached('drain_bytes'));
     return false;
   }
 }
 
-function drainBoundReached(what: string): GatewayError {
-  return new GatewayError('timeout', `The client left and the upstream's answer did not end within the drain bound (${what}): charged its worst case.`);
+function drainBoundReached(bound: 'drain_seconds' | 'drain_bytes'): GatewayError {
+  return new GatewayError('timeout', `The client left and the upstream's answer outlasted ledger.abandoned_streams.${bound}: it is cut, and the request charged its worst case.`);
 }

@@ -8,8 +8,8 @@ import type { StreamEvent, Usage } from './types.js';
  *
  * Content is counted when the consumer comes back for the next event or frame, that is once it has sent
  * this one on (or, for a client that left, dropped it): a consumer that stops never asks again, so what it
- * took but did not pass on is not counted. A usage report that arrives with content (a Gemini chunk) is taken after that
- * content is counted, as it covers it.
+ * took but did not pass on is not counted. A usage report that arrives with content (a Gemini chunk) is
+ * taken after that content is counted, as it covers it.
  */
 export class StreamTally {
   private reported: Usage | undefined;

@@ -25,7 +25,7 @@ export async function emitAnswer(res: Response, context: RequestContext, answer:
   await sendStream(observeStream(res, openStreamSink(res, form)), answer.frames, {
     frameOf: (frame) => frame,
     ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
-    readOnWithoutClient: (data) => context.work.readOnFor(typeof data === 'string' ? Buffer.byteLength(data) : Buffer.byteLength(JSON.stringify(data) ?? '')),
+    readOnWithoutClient: (data) => context.work.readOnFor(Buffer.byteLength(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''))),
     finish: (whole) => {
       context.usage = answer.usage();
       context.answerComplete = whole;

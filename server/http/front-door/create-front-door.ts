@@ -78,11 +78,7 @@ export function createFrontDoor({ table, pages, identify, stepsFor, handlers, er
  * it records a request whose client left (core/request-work.ts).
  */
 function handled(context: RequestContext, result: unknown): unknown {
-  if (!(result instanceof Promise)) {
-    context.work.finish();
-    return result;
-  }
-  return result.finally(() => context.work.finish());
+  return Promise.resolve(result).finally(() => context.work.finish());
 }
 
 /**
