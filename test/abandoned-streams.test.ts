@@ -305,7 +305,7 @@ describe('SIGTERM during a drain', () => {
       'providers:',
       `  - { id: up, type: openai, base_url: "${baseUrlFor('openai', upstream.origin)}", api_key: "${upstreamKey}" }`,
       'models:',
-      `  - { id: up-chat, provider: up, upstream_model: upstream-model, pricing: { input_per_mtok: 3, output_per_mtok: 15 } }`,
+      `  - { id: up-chat, provider: up, upstream_model: upstream-model, pricing: ${JSON.stringify(prices)} }`,
       'ledger:',
       '  abandoned_streams: { drain_seconds: 120 }',
     ].join('\n');
@@ -316,8 +316,12 @@ describe('SIGTERM during a drain', () => {
     const { key } = (await created.json()) as { key: string };
     // One upstream never ends; the other reports its usage within the drain timeout.
     upstream.enqueue(pausedStream('chat', { hold: true }), pausedStream('chat'));
-    const cut = await streamAndLeave(key, 'chat', 'up-chat', spawned.origin);
-    const reporting = await streamAndLeave(key, 'chat', 'up-chat', spawned.origin);
+    const leaveTwice = async () => [await streamAndLeave(key, 'chat', 'up-chat', spawned.origin), await streamAndLeave(key, 'chat', 'up-chat', spawned.origin)] as const;
+    // A test that fails before the signal must not leave the process behind.
+    const [cut, reporting] = await leaveTwice().catch((error: unknown) => {
+      spawned.child.kill('SIGKILL');
+      throw error;
+    });
     const signalledAt = Date.now();
     spawned.child.kill('SIGTERM');
     assert.equal(await spawned.exited, 0, spawned.output());
