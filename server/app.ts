@@ -87,6 +87,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const syncLedger =
     config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
   const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
+  const inFlight = new InFlightRequests();
   const metering = createMetering({
     registry,
     limits,
@@ -95,6 +96,8 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     logger,
     defaultOutputTokens: config.limits.default_output_tokens,
     metrics,
+    drainBound: { seconds: config.ledger.abandoned_streams.drain_seconds, bytes: config.ledger.abandoned_streams.drain_bytes },
+    keepInFlight: (res, until) => inFlight.keepUntil(res, until),
   });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
@@ -105,7 +108,6 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.set('query parser', 'simple');
   useLeanJsonResponses(app);
   const allowCrossOrigin = createCors(config.cors);
-  const inFlight = new InFlightRequests();
   const tracing = startTracing(config.telemetry);
   const identify = [
     ...(metrics ? [observeRequests(metrics)] : []),

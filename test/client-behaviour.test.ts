@@ -1,5 +1,6 @@
 // Clients that read slowly or leave mid-stream (issue 10, item 3): the gateway holds the upstream back instead of
-// buffering a large stream without bound, aborts the upstream call when the client goes, and still records usage.
+// buffering a large stream without bound, aborts the upstream call once the client has gone and the drain's
+// bytes (ledger.abandoned_streams.drain_bytes, 16 MiB) are read, and still records usage.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';

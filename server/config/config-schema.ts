@@ -166,7 +166,18 @@ const corsSchema = z.strictObject({
   max_age_seconds: z.number().int().min(0).max(86_400).default(600),
 });
 
-/** The usage ledger: when a request's row reaches the database. */
+/**
+ * A request whose client left: the upstream bills what it generates whether or not anyone reads it, so
+ * the gateway reads on until the upstream reports its usage, within these bounds; past either the upstream
+ * is cut and the request charged its worst case.
+ */
+const abandonedStreamsSchema = z.strictObject({
+  drain_seconds: z.number().min(0).max(3_600).default(120),
+  /** Bytes of answer read for nobody. */
+  drain_bytes: z.number().int().min(0).max(1024 * 1024 * 1024).default(16 * 1024 * 1024),
+});
+
+/** The usage ledger: when a request's row reaches the database, and how long a request whose client left is read on. */
 const ledgerSchema = z.strictObject({
   /**
    * `batch`: rows are queued and written about once a second, off the request path (a `kill -9` loses the
@@ -180,6 +191,7 @@ const ledgerSchema = z.strictObject({
    * that reports read stay. Absent: every row is kept.
    */
   retention_days: z.number().positive().max(36_500).optional(),
+  abandoned_streams: abandonedStreamsSchema.default(() => abandonedStreamsSchema.parse({})),
 });
 
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */

@@ -3,7 +3,7 @@ import type { StreamEvent } from './types.js';
 /*
  * How many characters of generated content (text, reasoning, tool-call arguments) one streamed event
  * carries, in the internal representation and in each wire format a stream is passed through in. Metering
- * counts what a client that left mid-stream was sent (metering/request-outcome.ts); ids, roles, finish
+ * counts what a stream cut short had sent or read (metering/abandoned-usage.ts); ids, roles, finish
  * reasons and the JSON around the content are framing, not output, and are not counted. Each reads an
  * event that is already an object: nothing is parsed for this.
  */

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import { RequestWork } from './request-work.js';
 import type { Usage } from './types.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
@@ -35,10 +36,17 @@ export interface RequestContext {
   imageCount?: number;
   /**
    * A streamed answer while it is sent, live: the usage reported so far, and the generated characters sent
-   * since. Metering reads it when the client leaves mid-stream, before the handler has finished and set
-   * `usage`.
+   * (or, once the client left, read for nobody) since. Metering reads it for a client that left a stream
+   * that did not end: the least it is charged (metering/abandoned-usage.ts).
    */
   streamed?: StreamedSoFar;
+  /**
+   * Whether the upstream's answer came whole: a JSON answer, or a stream read to its end, whether or not
+   * the client was still there. A client that left an answer that did not is charged its worst case.
+   */
+  answerComplete?: boolean;
+  /** The request's upstream work, which goes on for a while after its client left (request-work.ts). */
+  work: RequestWork;
 }
 
 /** What a streamed answer has reported and sent so far (core/tally-stream.ts). */
@@ -51,7 +59,7 @@ const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
 /** Gives a request its context; the front door does this first, for every request. */
 export function attachRequestContext(req: IncomingMessage): RequestContext {
-  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai' };
+  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork() };
   contexts.set(req, context);
   return context;
 }

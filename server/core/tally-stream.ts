@@ -2,14 +2,14 @@ import { streamEventCharacters } from './generated-characters.js';
 import type { StreamEvent, Usage } from './types.js';
 
 /**
- * What a stream has reported and sent so far, for metering a client that leaves before the end: the
- * latest usage the upstream reported, and the characters of generated content sent on since that report
- * (all of them when there was none), which the report cannot have counted.
+ * What a stream has reported and sent so far, for metering a stream cut short (metering/abandoned-usage.ts):
+ * the latest usage the upstream reported, and the characters of generated content sent on since that
+ * report (all of them when there was none), which the report cannot have counted.
  *
  * Content is counted when the consumer comes back for the next event or frame, that is once it has sent
- * this one on: a consumer that stops because the client left never asks again, so what it took but did
- * not send is not counted. A usage report that arrives with content (a Gemini chunk) is taken after that
- * content is counted, as it covers it.
+ * this one on (or, for a client that left, dropped it): a consumer that stops never asks again, so what it
+ * took but did not pass on is not counted. A usage report that arrives with content (a Gemini chunk) is
+ * taken after that content is counted, as it covers it.
  */
 export class StreamTally {
   private reported: Usage | undefined;

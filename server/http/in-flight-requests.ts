@@ -19,7 +19,8 @@ type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
  * It watches connections, not requests: a listener per request cost the hot path some 8% of its
  * throughput (`npm run bench`, scenario a), while a keep-alive connection carries thousands of requests.
  * The response a connection is serving is Node's `socket._httpMessage`, set until the response has
- * finished and detached, and before its `close` is emitted.
+ * finished and detached, and before its `close` is emitted. A request whose client left is still running
+ * while the gateway reads its upstream on (core/request-work.ts): metering hands it over with `keepUntil`.
  *
  * @example
  * const inFlight = new InFlightRequests();
@@ -30,6 +31,8 @@ type ServingSocket = Socket & { _httpMessage?: ServerResponse | null };
  */
 export class InFlightRequests {
   private readonly sockets = new Set<ServingSocket>();
+  /** Responses whose client left, each until its drain is over and its row recorded. */
+  private readonly abandoned = new Map<ServerResponse, Promise<void>>();
 
   watch(server: Server): void {
     server.on('connection', (socket: ServingSocket) => {
@@ -39,24 +42,30 @@ export class InFlightRequests {
   }
 
   get size(): number {
-    return this.openResponses().length;
+    return this.openResponses().length + this.abandoned.size;
+  }
+
+  /** Counts a response whose client left as running until `until` settles. */
+  keepUntil(res: ServerResponse, until: Promise<void>): void {
+    this.abandoned.set(res, until);
+    void until.finally(() => this.abandoned.delete(res));
   }
 
   /** Tells every request still running to stop with `reason` (see endRequest). */
   endAll(reason: unknown): void {
-    for (const res of this.openResponses()) endRequest(res, reason);
+    for (const res of [...this.openResponses(), ...this.abandoned.keys()]) endRequest(res, reason);
   }
 
   /** Resolves true once no response is open, or false after `timeoutMs` with some still open. */
   async allClosed(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    for (let open = this.openResponses(); open.length > 0; open = this.openResponses()) {
+    for (let open = this.openResponses(); open.length + this.abandoned.size > 0; open = this.openResponses()) {
       const left = deadline - Date.now();
       if (left <= 0) return false;
       let timer: NodeJS.Timeout | undefined;
       // A keep-alive connection may start another request meanwhile: the loop looks again.
       await Promise.race([
-        Promise.all(open.map((res) => new Promise((resolve) => res.once('close', resolve)))),
+        Promise.all([...open.map((res) => new Promise((resolve) => res.once('close', resolve))), ...this.abandoned.values()]),
         new Promise((resolve) => (timer = setTimeout(resolve, left))),
       ]);
       clearTimeout(timer);

@@ -1,26 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import type { Response } from 'express';
-
-/** Each response's one controller, so every caller of `requestAbortSignal` and `endRequest` meets the same signal. */
-const controllers = new WeakMap<ServerResponse, AbortController>();
-/** Why a request was told to end before its handler asked for its signal. */
-const endedEarly = new WeakMap<ServerResponse, unknown>();
+import { contextOf } from '../core/request-context.js';
 
 /**
- * An AbortSignal that fires when the client goes away before the response finished, so providers can
- * cancel the upstream call instead of generating for nobody; or when the gateway ends the request
- * ({@link endRequest}), with the reason it gave. The same signal for every call on one response.
+ * The AbortSignal every upstream call of a request is cancelled by: it fires when the gateway ends the
+ * request ({@link endRequest}), with the reason it gave. A client that leaves does not fire it: the
+ * upstream bills what it generates whether or not anyone reads it, so the gateway reads on until the
+ * answer's usage arrives, and metering ends the request only at the drain's bound (core/request-work.ts).
  */
-export function requestAbortSignal(res: Response): AbortSignal {
-  const existing = controllers.get(res);
-  if (existing) return existing.signal;
-  const controller = new AbortController();
-  controllers.set(res, controller);
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('client disconnected'));
-  });
-  if (endedEarly.has(res)) controller.abort(endedEarly.get(res));
-  return controller.signal;
+export function requestAbortSignal(res: ServerResponse): AbortSignal {
+  return contextOf(res.req).work.signal;
 }
 
 /**
@@ -29,7 +17,5 @@ export function requestAbortSignal(res: Response): AbortSignal {
  * once a stream has started. A request whose handler has not started yet gets an aborted signal when it does.
  */
 export function endRequest(res: ServerResponse, reason: unknown): void {
-  const controller = controllers.get(res);
-  if (controller) controller.abort(reason);
-  else endedEarly.set(res, reason);
+  contextOf(res.req).work.stop(reason);
 }

@@ -18,15 +18,24 @@ export interface StreamProtocol<Item> {
    * it a failure is thrown on, for streams whose items already carry their failures.
    */
   errorFrames?(error: GatewayError): StreamFrame[];
-  /** Runs however the stream ended, before the response ends: where handlers hand their usage over. */
-  finish?(): void;
+  /**
+   * The client has gone, and `data` is a frame it would have been sent: whether to read on, dropping it.
+   * Without it the loop stops, which stops the upstream.
+   */
+  readOnWithoutClient?(data: unknown): boolean;
+  /**
+   * Runs however the stream ended, before the response ends: where handlers hand their usage over.
+   * `whole` says whether the items ran out, rather than failing or being left.
+   */
+  finish?(whole: boolean): void;
 }
 
 /**
  * The one send loop of every streamed answer: each item goes out as its frame as it comes, the writer
- * waiting whenever the client reads slowly (so nothing is buffered without bound); a client that left
- * stops the loop, which stops the upstream; a failure is told in-band, since the status went out with the
- * first byte; and the response always ends.
+ * waiting whenever the client reads slowly (so nothing is buffered without bound); once the client has
+ * left, frames are dropped while `readOnWithoutClient` allows, and then the loop stops, which stops the
+ * upstream; a failure is told in-band, since the status went out with the first byte; and the response
+ * always ends.
  *
  * @example
  * await sendStream(new SseWriter(res), answer.frames, {
@@ -36,17 +45,19 @@ export interface StreamProtocol<Item> {
  * });
  */
 export async function sendStream<Item>(out: StreamSink, items: AsyncIterable<Item>, protocol: StreamProtocol<Item>): Promise<void> {
+  let whole = false;
   try {
     for await (const item of items) {
       const { data, event } = await protocol.frameOf(item);
-      if (!out.isOpen) break;
-      await out.send(data, event);
+      if (out.isOpen) await out.send(data, event);
+      else if (!protocol.readOnWithoutClient?.(data)) return;
     }
+    whole = true;
   } catch (error) {
     if (!protocol.errorFrames) throw error;
     for (const { data, event } of protocol.errorFrames(toGatewayError(error))) if (out.isOpen) await out.send(data, event);
   } finally {
-    protocol.finish?.();
+    protocol.finish?.(whole);
     out.end();
   }
 }

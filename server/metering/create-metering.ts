@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../access/principal.js';
@@ -6,10 +7,12 @@ import type { ModelRegistry } from '../core/model-registry.js';
 import { defaultModelImages } from '../config/config-schema.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from '../core/request-context.js';
+import type { DrainBound } from '../core/request-work.js';
 import { createLeaseRenewals } from '../limits/lease-renewals.js';
 import type { LimitScope, LimitStore, Reservation, ReserveRequest } from '../limits/limit-store.js';
 import type { GatewayMetrics } from '../observability/metrics/gateway-metrics.js';
 import { limitScopeKeyId } from '../store/key-store.js';
+import type { UsageRecord } from '../usage/usage-record.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { SyncLedger } from '../usage/sync-ledger.js';
 import { commitUsageBeforeEnd, type RecordUsage } from './commit-usage-before-end.js';
@@ -29,6 +32,10 @@ export interface MeteringDependencies {
   defaultOutputTokens: number;
   /** With `metrics.enabled`: told each usage row and each limit refusal. */
   metrics?: Pick<GatewayMetrics, 'usageRecorded' | 'limitRefused'>;
+  /** `ledger.abandoned_streams`: how long, and how many bytes, a request whose client left is read on. */
+  drainBound: DrainBound;
+  /** Counts a response whose client left as in flight until its row is recorded, so that shutdown waits for (and ends) its drain. */
+  keepInFlight?(res: ServerResponse, until: Promise<void>): void;
 }
 
 /** The two steps of metering, plus what shutdown must wait for. */
@@ -41,7 +48,10 @@ export interface Metering {
   recordUsage: RequestHandler;
   /** Runs once the body is read (its estimate is needed): reserves the limits, or refuses with 429; writes a granted cap into the body. */
   middleware: RequestHandler;
-  /** Resolves once every finished request's limits are settled. */
+  /**
+   * Stops the drains of clients that left still running (they are charged their worst case), and
+   * resolves once every finished request's row is recorded and its limits are settled.
+   */
   idle(): Promise<void>;
 }
 
@@ -50,6 +60,8 @@ interface MeteredRequest {
   reservation?: Reservation;
   /** Set when the response is over. */
   outcome?: Outcome;
+  /** Set when its client left before the answer was complete: its row waits for the drain. */
+  abandoned?: boolean;
 }
 
 /**
@@ -58,6 +70,9 @@ interface MeteredRequest {
  * with an output cap granted if it named none: plan-reservation.ts), and refused with 429 when any is
  * reached; when the response is over, however it ended, the reservation is settled to the real token
  * count and cost, and one usage row is queued for the ledger (or committed first, with a sync ledger).
+ * When the client leaves first, the upstream is read on within the drain bound (core/request-work.ts), and
+ * the row and the settlement wait for it: the slot stays taken while the upstream still works, and what
+ * is charged is what the upstream reported, or the worst case if it never did (abandoned-usage.ts).
  */
 export function createMetering(deps: MeteringDependencies): Metering {
   const settling = new Set<Promise<void>>();
@@ -74,6 +89,8 @@ export function createMetering(deps: MeteringDependencies): Metering {
     settling.add(settled);
   };
   const metered = new WeakMap<Request, MeteredRequest>();
+  /** The drains of clients that left, each until its row is recorded. */
+  const draining = new Map<Request, Promise<void>>();
 
   const recordUsage: RequestHandler = (req, res, next) => {
     const context = contextOf(req);
@@ -88,18 +105,27 @@ export function createMetering(deps: MeteringDependencies): Metering {
     const recordRow =
       (completed: boolean): RecordUsage =>
       (keep) => {
-        if (request.outcome) return;
+        if (request.outcome || (completed && request.abandoned)) return;
         // The body, when one could be read, names the model; for Gemini the path does.
         const endpoint = meteredEndpoint(context, req.body)!;
-        const outcome = outcomeOf(req, res, context, endpoint, deps.registry, completed);
+        const outcome = outcomeOf(req, res, context, endpoint, deps.registry, { completed, defaultOutputTokens: deps.defaultOutputTokens });
         request.outcome = outcome;
         const row = usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt });
         deps.metrics?.usageRecorded(context.operation!.operationId, row);
         keep(row);
         if (request.reservation) settle(request.reservation, outcome);
       };
-    // Over without being finished: the client left before it had the whole answer.
-    res.once('close', () => recordRow(res.writableFinished)((row) => deps.recorder.record(row)));
+    const keepRow = (row: UsageRecord) => deps.recorder.record(row);
+    res.once('close', () => {
+      if (res.writableFinished) return recordRow(true)(keepRow);
+      // Over without being finished: the client left before it had the whole answer, and the upstream goes on.
+      request.abandoned = true;
+      context.work.abandon(deps.drainBound);
+      const recorded = context.work.done.then(() => recordRow(false)(keepRow));
+      draining.set(req, recorded);
+      void recorded.finally(() => draining.delete(req));
+      deps.keepInFlight?.(res, recorded);
+    });
     if (deps.syncLedger) commitUsageBeforeEnd(res, deps.syncLedger, recordRow(true));
     next();
   };
@@ -136,6 +162,8 @@ export function createMetering(deps: MeteringDependencies): Metering {
     recordUsage,
     middleware,
     async idle() {
+      for (const req of draining.keys()) contextOf(req).work.stop(new GatewayError('overloaded', 'The gateway shut down before the upstream finished.'));
+      await Promise.all(draining.values());
       while (settling.size > 0) await Promise.all(settling);
     },
   };

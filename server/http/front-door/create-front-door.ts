@@ -39,7 +39,7 @@ export function createFrontDoor({ table, pages, identify, stepsFor, handlers, er
   const steps = new Map<string, RequestHandler[]>();
   for (const route of operationRoutes) {
     const handler = handlers[route.operationId] as unknown as (req: Request, res: Response, context: RequestContext) => unknown;
-    steps.set(route.operationId, [...identify, ...stepsFor(route), (req, res) => handler(req, res, contextOf(req)) as void]);
+    steps.set(route.operationId, [...identify, ...stepsFor(route), (req, res) => handled(contextOf(req), handler(req, res, contextOf(req))) as void]);
   }
   const unmatchedSteps: RequestHandler[] = [...identify, (req, res) => pages(req, res)];
 
@@ -65,10 +65,20 @@ export function createFrontDoor({ table, pages, identify, stepsFor, handlers, er
       const closest = table.familyOfUnmatched(req.url);
       context.family = closest.route ? familyOfRequest(closest.route, req) : closest.family;
     }
-    runMiddleware(match ? steps.get(match.route.operationId)! : unmatchedSteps, req, res, (error) =>
-      errorHandler(error ?? new Error(`${req.method} ${req.path} ended without an answer`), req, res, () => undefined),
-    );
+    runMiddleware(match ? steps.get(match.route.operationId)! : unmatchedSteps, req, res, (error) => {
+      // A step before the handler ended the request: no upstream work will follow.
+      context.work.finish();
+      errorHandler(error ?? new Error(`${req.method} ${req.path} ended without an answer`), req, res, () => undefined);
+    });
   };
+}
+
+/**
+ * Marks the request's work done once its handler has returned or thrown: metering waits for it before
+ * it records a request whose client left (core/request-work.ts).
+ */
+function handled(context: RequestContext, result: unknown): unknown {
+  return Promise.resolve(result).finally(() => context.work.finish());
 }
 
 /**
