@@ -4,7 +4,7 @@ import { GatewayError } from '../core/gateway-error.js';
 import type { Permissions } from './access-types.js';
 import { matchesModelPattern } from './model-pattern.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
-import { scanWireBody } from './wire-scan/wire-scan.js';
+import { scanWireBody, type OutputTokenAsk } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -103,7 +103,27 @@ export class AccessPolicy {
     }
     for (const use of scan.uses) this.assertCapability(use.capability, use.param);
     // A reasoning budget of -1 (Gemini's "let the model decide") is held by the output cap, which counts thoughts.
-    for (const ask of scan.outputTokens) this.assertAtMost('max_output_tokens', ask.value, ask.param);
+    const candidates = scan.outputTokens.find((ask) => ask.kind === 'candidates' && ask.value > 1);
+    for (const ask of scan.outputTokens) {
+      if (ask.kind === 'reasoning_budget') this.assertAtMost('max_output_tokens', ask.value, ask.param);
+      if (ask.kind === 'max_output') this.assertOutputOfCandidates(ask, candidates);
+    }
+    // With no cap named, the ceiling is shared among the answers (access/output-ceiling.ts): each needs a token.
+    if (candidates && !scan.outputTokens.some((ask) => ask.kind === 'max_output')) this.assertOutputOfCandidates({ param: candidates.param, value: 1 }, candidates);
+  }
+
+  /** The ceiling holds for all the answers together: the cap times their count (`n`, `candidateCount`). */
+  private assertOutputOfCandidates(cap: Pick<OutputTokenAsk, 'param' | 'value'>, candidates: OutputTokenAsk | undefined): void {
+    if (!candidates) return this.assertAtMost('max_output_tokens', cap.value, cap.param);
+    const ceiling = this.outputTokenCeiling();
+    const total = cap.value * candidates.value;
+    if (ceiling !== undefined && total > ceiling) {
+      throw new GatewayError(
+        'permission',
+        `'${cap.param}' (${cap.value}) for each of ${candidates.value} answers ('${candidates.param}') is ${total} output tokens; this API key may ask for at most ${ceiling} in all.`,
+        { param: candidates.param, code: 'parameter_not_permitted' },
+      );
+    }
   }
 
   /**

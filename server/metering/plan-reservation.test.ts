@@ -17,13 +17,14 @@ const plan = (overrides: Partial<ReservationPlanInput>) =>
     ...overrides,
   });
 
-test('each protocol names its output cap in its own field, Gemini in either spelling', () => {
+test('each protocol names its output cap in its own field, in the one spelling the front door leaves', () => {
   assert.equal(namedOutputCap('openai-chat', { max_tokens: 5 }), 5);
   assert.equal(namedOutputCap('openai-chat', { max_completion_tokens: 6 }), 6);
   assert.equal(namedOutputCap('openai-responses', { max_output_tokens: 7 }), 7);
   assert.equal(namedOutputCap('anthropic-messages', { max_tokens: 8 }), 8);
   assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 9 } }), 9);
-  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), 10);
+  // The front door has renamed snake_case already (http/one-spelling-per-field.ts): nothing reads it here.
+  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), undefined);
   // Another protocol's field is no cap: a Responses body's max_tokens is not read as one.
   assert.equal(namedOutputCap('openai-responses', { max_tokens: 5 }), undefined);
 });
@@ -65,13 +66,18 @@ test('counting tokens reserves nothing', () => {
   assert.deepEqual(plan({ endpoint: { ...endpoint('gemini'), consumesTokens: false } }), { tokens: 0 });
 });
 
-test('the granted cap goes in the protocol field, and a snake_case Gemini body keeps its spelling', () => {
+test('output reserved is the cap times the answers asked for (n, candidateCount)', () => {
+  assert.equal(namedOutputCap('openai-chat', { max_tokens: 100, n: 3 }), 300);
+  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 8 } }), 15_200);
+  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 'eight' } }), 1900);
+});
+
+test('the granted cap goes in the protocol field, shared among the answers asked for', () => {
   assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm' }, 50), { model: 'm', max_completion_tokens: 50 });
   assert.deepEqual(withGrantedOutputCap('openai-responses', { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
   assert.deepEqual(withGrantedOutputCap('gemini', { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
-  assert.deepEqual(withGrantedOutputCap('gemini', { generation_config: { temperature: 0 } }, 50), {
-    generation_config: { temperature: 0, max_output_tokens: 50 },
-  });
+  assert.deepEqual(withGrantedOutputCap('gemini', { generationConfig: { candidateCount: 4 } }, 50), { generationConfig: { candidateCount: 4, maxOutputTokens: 12 } });
+  assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm', n: 2 }, 51), { model: 'm', n: 2, max_completion_tokens: 25 });
 });
 
 test('an embedding reserves its prompt at the input price and no output, even under a tokens limit', () => {

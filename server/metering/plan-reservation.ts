@@ -1,4 +1,4 @@
-import { withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
+import { candidatesOf, withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
 import type { ModelPricing } from '../config/config-schema.js';
 import { valueAt } from '../core/body-path.js';
 import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
@@ -16,12 +16,12 @@ import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
  */
 export const worstCaseImageOutputTokens = 6_240;
 
-/** Where each protocol's request names its output cap (Gemini also takes its fields in snake_case). */
+/** Where each protocol's request names its output cap, in the one spelling left by http/one-spelling-per-field.ts. */
 const outputCapFields: Record<MeteredProtocol, OutputCapFields | undefined> = {
   'openai-chat': chatOutputCap,
   'openai-responses': responsesOutputCap,
   'anthropic-messages': { named: ['max_tokens'], set: 'max_tokens' },
-  gemini: { named: [...geminiOutputCap.named, 'generation_config.max_output_tokens'], set: geminiOutputCap.set },
+  gemini: geminiOutputCap,
   'openai-images': undefined,
   'openai-embeddings': undefined,
 };
@@ -70,27 +70,28 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   return { tokens: prompt, costUsd: inputUsd, flexibleOutput: { upTo, usdPerToken: usdPerOutputToken } };
 }
 
-/** The output cap the request names in its protocol's field, if any. */
+/**
+ * The most output the request names: its cap times the answers it asks for (`n`, `candidateCount`), each
+ * of which may be as long as the cap; undefined when it names no cap.
+ */
 export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number | undefined {
   const fields = outputCapFields[protocol];
   if (!fields || body === null || typeof body !== 'object') return undefined;
   for (const path of fields.named) {
     const value = valueAt(body as Record<string, unknown>, path);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value * candidatesOf(body, fields);
   }
   return undefined;
 }
 
 /**
- * The body with the granted cap in the protocol's own field, before anything reads it: a pass-through
- * forwards it and a translation carries it, so the upstream generates no more than was reserved.
+ * The body with the granted output in the protocol's own field, shared among the answers it asks for,
+ * before anything reads it: a pass-through forwards it and a translation carries it, so the upstream
+ * generates no more than was reserved.
  */
-export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, cap: number): object {
+export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, granted: number): object {
   const fields = outputCapFields[protocol];
-  if (!fields) return body;
-  // A Gemini body written in snake_case keeps it, so its generation_config is not split in two.
-  const snakeCaseGemini = protocol === 'gemini' && valueAt(body as Record<string, unknown>, 'generation_config') !== undefined;
-  return withOutputCap(body, snakeCaseGemini ? { ...fields, set: 'generation_config.max_output_tokens' } : fields, cap);
+  return fields ? withOutputCap(body, fields, granted) : body;
 }
 
 function requestedImages(body: unknown): number | undefined {

@@ -12,11 +12,14 @@ export interface CapabilityUse {
   param: string;
 }
 
-/** A number in the body that asks for output tokens (the output cap or a reasoning budget), with its field. */
+/**
+ * A number in the body that asks for output tokens, with its field: the output cap, a reasoning budget, or
+ * the count of answers (`n`, `candidateCount`), each of which may be as long as the cap.
+ */
 export interface OutputTokenAsk {
   param: string;
   value: number;
-  kind: 'max_output' | 'reasoning_budget';
+  kind: 'max_output' | 'reasoning_budget' | 'candidates';
 }
 
 export interface WireScan {

@@ -3,7 +3,6 @@ import { framesOf } from '../../core/frames-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
 import { renderErrorBody } from '../../http/render-error.js';
-import { camelCaseFieldNames } from './camel-case-field-names.js';
 import { convertGenerateRequest, type ConvertedGenerateRequest } from './convert-generate-request.js';
 import { geminiDroppedFields, geminiFeatureParams, geminiOutputCap } from './gemini-params.js';
 import { newGeminiResponseId, renderGenerateResponse } from './render-generate-response.js';
@@ -18,7 +17,7 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
  * the Google GenAI SDK throws as an ApiError.
  */
 export function geminiCall(model: string, clientBody: GeminiGenerateContentRequest, options: { stream: boolean; outputTokenCeiling: number | undefined }): ModelCall {
-  const body = withOutputCap(camelCaseFieldNames(clientBody), geminiOutputCap, options.outputTokenCeiling);
+  const body = withOutputCap(clientBody, geminiOutputCap, options.outputTokenCeiling);
   let converted: ConvertedGenerateRequest | undefined;
   const convert = () => {
     if (converted) return converted;
