@@ -112,7 +112,7 @@ export class AccessPolicy {
     if (candidates && !scan.outputTokens.some((ask) => ask.kind === 'max_output')) this.assertOutputOfCandidates({ param: candidates.param, value: 1 }, candidates);
   }
 
-  /** The ceiling holds for all the answers together: the cap times their count (`n`, `candidateCount`). */
+  /** The ceiling holds for all the answers together: the cap times their count (`candidateCount`). */
   private assertOutputOfCandidates(cap: Pick<OutputTokenAsk, 'param' | 'value'>, candidates: OutputTokenAsk | undefined): void {
     if (!candidates) return this.assertAtMost('max_output_tokens', cap.value, cap.param);
     const ceiling = this.outputTokenCeiling();

@@ -3,8 +3,8 @@ import { valueAt, withValueAt } from '../core/body-path.js';
 /**
  * Where a protocol's request body names its output cap: `named` holds every field that counts as the
  * client's own cap (chat has two spellings, never both: core/one-spelling-per-field.ts), `set` the one the
- * gateway writes when there is none, and `candidates` the count of answers asked for (chat's `n`,
- * Gemini's `candidateCount`), each of which may be as long as the cap.
+ * gateway writes when there is none, and `candidates` the count of answers asked for (Gemini's
+ * `candidateCount`), each of which may be as long as the cap.
  */
 export interface OutputCapFields {
   named: readonly string[];

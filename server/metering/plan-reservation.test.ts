@@ -66,8 +66,7 @@ test('counting tokens reserves nothing', () => {
   assert.deepEqual(plan({ endpoint: { ...endpoint('gemini'), consumesTokens: false } }), { tokens: 0 });
 });
 
-test('output reserved is the cap times the answers asked for (n, candidateCount)', () => {
-  assert.equal(namedOutputCap('openai-chat', { max_tokens: 100, n: 3 }), 300);
+test('output reserved is the cap times the answers asked for (candidateCount)', () => {
   assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 8 } }), 15_200);
   assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 'eight' } }), 1900);
 });
@@ -77,7 +76,6 @@ test('the granted cap goes in the protocol field, shared among the answers asked
   assert.deepEqual(withGrantedOutputCap('openai-responses', { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
   assert.deepEqual(withGrantedOutputCap('gemini', { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
   assert.deepEqual(withGrantedOutputCap('gemini', { generationConfig: { candidateCount: 4 } }, 50), { generationConfig: { candidateCount: 4, maxOutputTokens: 12 } });
-  assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm', n: 2 }, 51), { model: 'm', n: 2, max_completion_tokens: 25 });
 });
 
 test('an embedding reserves its prompt at the input price and no output, even under a tokens limit', () => {

@@ -71,7 +71,7 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
 }
 
 /**
- * The most output the request names: its cap times the answers it asks for (`n`, `candidateCount`), each
+ * The most output the request names: its cap times the answers it asks for (Gemini's `candidateCount`), each
  * of which may be as long as the cap; undefined when it names no cap.
  */
 export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number | undefined {

@@ -75,7 +75,7 @@ const topLevel: FieldTable = {
   top_p: 'none',
   seed: 'none',
   stop: 'none',
-  n: outputTokens('candidates'),
+  n: 'none',
   stream: 'none',
   stream_options: 'none',
   metadata: 'none',

@@ -14,7 +14,7 @@ export interface CapabilityUse {
 
 /**
  * A number in the body that asks for output tokens, with its field: the output cap, a reasoning budget, or
- * the count of answers (`n`, `candidateCount`), each of which may be as long as the cap.
+ * the count of answers (Gemini's `candidateCount`), each of which may be as long as the cap.
  */
 export interface OutputTokenAsk {
   param: string;

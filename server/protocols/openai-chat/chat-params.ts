@@ -12,8 +12,8 @@ export const chatFeatureParams = {
   maxOutputTokens: 'max_tokens',
 } as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
-/** The output cap of each of the `n` choices: either field is the client's own; the gateway sets the current one. */
-export const chatOutputCap: OutputCapFields = { named: ['max_completion_tokens', 'max_tokens'], set: 'max_completion_tokens', candidates: 'n' };
+/** The output cap: either field is the client's own (never both); the gateway sets the current one. `n` above 1 is refused by the contract. */
+export const chatOutputCap: OutputCapFields = { named: ['max_completion_tokens', 'max_tokens'], set: 'max_completion_tokens' };
 
 /** Fields chat takes in two spellings: `max_tokens` is the deprecated name of `max_completion_tokens`. */
 export const chatTwinFields = [['max_completion_tokens', 'max_tokens']] as const;
