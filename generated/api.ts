@@ -1288,6 +1288,15 @@ export type components = {
             image_sizes?: string[];
             /** @description Largest `n` of an image request. */
             max_images?: number;
+            /**
+             * @description Options that change the price of a request: `service_tier` (a `service_tier` other than `auto`,
+             *     `default` or `standard_only`), `long_context` (Anthropic's `anthropic-beta: context-1m-…`) and
+             *     `extended_cache_ttl` (`anthropic-beta: extended-cache-ttl-…`). Unlike the other fields, an absent
+             *     one does not allow everything to a caller whose permissions narrow requests (any `capabilities`,
+             *     `max_output_tokens` or `cost_options`): such a caller may use only the options listed, which is
+             *     `403` otherwise. Other callers may use them all.
+             */
+            cost_options?: ("service_tier" | "long_context" | "extended_cache_ttl")[];
         };
         /** @description Ceilings; an absent field is no limit. Over one, requests get 429 with `retry-after`. */
         Limits: {
@@ -4010,7 +4019,8 @@ export interface operations {
                  */
                 "anthropic-version"?: string;
                 /**
-                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored. Priced betas
+                 *     (`context-1m-…`, `extended-cache-ttl-…`) need the `cost_options` permission of a narrowed key.
                  * @example interleaved-thinking-2025-05-14
                  */
                 "anthropic-beta"?: string;
@@ -4064,7 +4074,8 @@ export interface operations {
                  */
                 "anthropic-version"?: string;
                 /**
-                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored. Priced betas
+                 *     (`context-1m-…`, `extended-cache-ttl-…`) need the `cost_options` permission of a narrowed key.
                  * @example token-counting-2024-11-01
                  */
                 "anthropic-beta"?: string;

@@ -1,7 +1,8 @@
 import type { ModelCapability } from '../config/config-schema.js';
 import type { ContentPart, ModelRequest } from '../core/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { Permissions } from './access-types.js';
+import type { CostOption, Permissions } from './access-types.js';
+import { costOptionsOfBetas } from './priced-betas.js';
 import { matchesModelPattern } from './model-pattern.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import { scanWireBody, type OutputTokenAsk } from './wire-scan/wire-scan.js';
@@ -69,7 +70,16 @@ export class AccessPolicy {
    * in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
    */
   narrowsRequests(): boolean {
-    return this.layers.some((layer) => layer.capabilities !== undefined || layer.max_output_tokens !== undefined);
+    return this.layers.some(narrowsRequests);
+  }
+
+  /**
+   * Options that change a request's price (`service_tier`, priced betas) must be granted, in `cost_options`,
+   * by every layer that narrows requests; a layer that does not narrow them allows all, so an unrestricted
+   * key keeps working as it did.
+   */
+  permitsCostOption(option: CostOption): boolean {
+    return this.layers.every((layer) => layer.cost_options?.includes(option) ?? !narrowsRequests(layer));
   }
 
   /**
@@ -78,12 +88,17 @@ export class AccessPolicy {
    * client sent it (`wire`), since a pass-through forwards that body as it is: every field must be one the
    * gateway knows what it asks of the model (else 403 naming it, rather than forwarding it unseen), every
    * capability a field asks for must be allowed, and no output cap or reasoning budget may be above the
-   * ceiling. Chat and streaming are what every model request is, so they are governed by the model list.
+   * ceiling, and every cost option it uses (a field, or a priced beta in the forwarded `anthropic-beta`
+   * header) must be granted. Chat and streaming are what every model request is, so they are governed by
+   * the model list.
    */
-  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown } }): void {
+  assertModelRequest(
+    request: ModelRequest,
+    options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown; headers?: Readonly<Record<string, string>> } },
+  ): void {
     const { params } = options;
     // The wire names the exact field at fault, so it speaks first.
-    if (this.narrowsRequests()) this.assertWireBody(options.wire.protocol, options.wire.body);
+    if (this.narrowsRequests()) this.assertWireBody(options.wire.protocol, options.wire.body, options.wire.headers?.['anthropic-beta']);
     if (request.tools.length > 0) this.assertCapability('tools', params.tools);
     if (request.messages.some((message) => message.content.some(isVisualInput))) this.assertCapability('vision', params.images);
     if (request.responseFormat.type === 'json_schema') this.assertCapability('json_schema', params.json_schema);
@@ -91,7 +106,7 @@ export class AccessPolicy {
     if (request.maxOutputTokens !== undefined) this.assertAtMost('max_output_tokens', request.maxOutputTokens, params.maxOutputTokens);
   }
 
-  private assertWireBody(protocol: WireProtocol, body: unknown): void {
+  private assertWireBody(protocol: WireProtocol, body: unknown, anthropicBeta: string | undefined): void {
     const scan = scanWireBody(protocol, body);
     const [unknown] = scan.unknown;
     if (unknown !== undefined) {
@@ -102,6 +117,14 @@ export class AccessPolicy {
       );
     }
     for (const use of scan.uses) this.assertCapability(use.capability, use.param);
+    for (const { option, param } of [...scan.costOptions, ...costOptionsOfBetas(anthropicBeta)]) {
+      if (!this.permitsCostOption(option)) {
+        throw new GatewayError('permission', `This API key may not use ${option}, which changes the price of a request (asked for by '${param}').`, {
+          param,
+          code: 'cost_option_not_permitted',
+        });
+      }
+    }
     // A reasoning budget of -1 (Gemini's "let the model decide") is held by the output cap, which counts thoughts.
     const candidates = scan.outputTokens.find((ask) => ask.kind === 'candidates' && ask.value > 1);
     for (const ask of scan.outputTokens) {
@@ -179,6 +202,10 @@ export class AccessPolicy {
       }
     }
   }
+}
+
+function narrowsRequests(layer: Permissions): boolean {
+  return layer.capabilities !== undefined || layer.max_output_tokens !== undefined || layer.cost_options !== undefined;
 }
 
 /** Content the model looks at: images and files (PDFs), also inside a tool's result. */

@@ -110,7 +110,7 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
 export async function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
   const model = deps.registry.resolve(call.model, access);
   await call.prepare?.();
-  access.assertModelRequest(call.request('inspect'), { params: call.params, wire: { protocol: call.protocol, body: call.clientBody } });
+  access.assertModelRequest(call.request('inspect'), { params: call.params, wire: { protocol: call.protocol, body: call.clientBody, headers: call.forwardHeaders } });
   const attempt = await deps.router.run(model, (target) => startAttempt(call, target, signal), signal, access);
   return traceAnswer(await render(call, attempt));
 }

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { worstCaseMediaReferenceTokens } from './count-media-references.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
 
 const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true, generatesOutput: true });
 const pricing = { input_per_mtok: 2, output_per_mtok: 10, per_image: 0.04 };
+const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);
 const plan = (overrides: Partial<ReservationPlanInput>) =>
   planReservation({
     endpoint: endpoint('openai-chat'),
@@ -84,4 +86,25 @@ test('an embedding reserves its prompt at the input price and no output, even un
   assert.equal(planned.flexibleOutput, undefined);
   assert.ok(planned.tokens >= 100, `the prompt: ${planned.tokens}`);
   assert.ok(Math.abs(planned.costUsd! - (planned.tokens * 2) / 1e6) < 1e-12);
+});
+
+test('media by reference reserves its worst case, not the length of the reference', () => {
+  const withImage = (url: string) => plan({ body: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] } }).tokens;
+  assert.ok(withImage('https://example.com/a.png') >= worstCaseMediaReferenceTokens);
+  assert.ok(withImage('data:image/png;base64,AAAA') < 100, 'inline data is counted as it is');
+  const gemini = plan({ endpoint: endpoint('gemini'), body: { contents: [{ parts: [{ fileData: { fileUri: 'gs://b/v.mp4' } }, { fileData: { fileUri: 'gs://b/w.mp4' } }] }] } });
+  assert.ok(gemini.tokens >= 2 * worstCaseMediaReferenceTokens);
+  const responses = plan({ endpoint: endpoint('openai-responses'), body: { model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }, { role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] } });
+  assert.ok(responses.tokens >= 2 * worstCaseMediaReferenceTokens);
+});
+
+test('a service tier and long-context prices named by the pricing are reserved at their worst case', () => {
+  const tiered = { ...pricing, service_tiers: { priority: 2 } };
+  const body = { model: 'm', max_tokens: 1_000, messages: [{ role: 'user', content: 'hi' }] };
+  const priority = { ...body, service_tier: 'priority' };
+  closeTo(plan({ pricing: tiered, body: priority }).costUsd!, 2 * plan({ pricing, body: priority }).costUsd!);
+  const long = { ...pricing, long_context: { above_input_tokens: 100, input_per_mtok: 4, output_per_mtok: 20 } };
+  const longBody = { ...body, messages: [{ role: 'user', content: 'x'.repeat(800) }] };
+  const planned = plan({ pricing: long, body: longBody });
+  closeTo(planned.costUsd!, ((planned.tokens - 1_000) * 4 + 1_000 * 20) / 1e6);
 });

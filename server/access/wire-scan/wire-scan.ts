@@ -1,5 +1,6 @@
 import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { ModelCapability } from '../../config/config-schema.js';
+import type { CostOption } from '../access-types.js';
 import { scanAnthropicMessages } from './scan-anthropic-messages.js';
 import { scanGemini } from './scan-gemini.js';
 import { scanOpenAIChat } from './scan-openai-chat.js';
@@ -22,8 +23,15 @@ export interface OutputTokenAsk {
   kind: 'max_output' | 'reasoning_budget' | 'candidates';
 }
 
+/** A field or header that asks for an option that changes the request's price, named as the client wrote it. */
+export interface CostOptionUse {
+  option: CostOption;
+  param: string;
+}
+
 export interface WireScan {
   uses: CapabilityUse[];
+  costOptions: CostOptionUse[];
   /** Fields (and `type` values of tools, content blocks, parts, items) the scanner does not know, by param path. A narrowed key's request with any of these is refused. */
   unknown: string[];
   outputTokens: OutputTokenAsk[];
@@ -47,7 +55,7 @@ const scanners: Record<WireProtocol, (body: Record<string, unknown>, scan: WireS
  * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
  */
 export function scanWireBody(protocol: WireProtocol, body: unknown): WireScan {
-  const scan: WireScan = { uses: [], unknown: [], outputTokens: [] };
+  const scan: WireScan = { uses: [], costOptions: [], unknown: [], outputTokens: [] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
   return scan;
 }
