@@ -12,7 +12,8 @@ const routes: Record<TextProtocol, { path: string; headers(key: string): Record<
 
 /**
  * Sends a raw body in a client protocol to the gateway's `test-model` (named in the body, or in the path
- * for Gemini), so a test controls every field and spelling; resolves with the status and the body's text.
+ * for Gemini), so a test controls every field and spelling; resolves with the status, the body's text and
+ * the request ID (for the ledger row).
  *
  * @example
  * const { status } = await sendInProtocol(setup, key, 'gemini', { contents, generation_config: { candidate_count: 8 } });
@@ -23,7 +24,7 @@ export async function sendInProtocol(
   protocol: TextProtocol,
   body: Record<string, unknown>,
   headers: Record<string, string> = {},
-): Promise<{ status: number; text: string }> {
+): Promise<{ status: number; text: string; requestId: string }> {
   const route = routes[protocol];
   const model = protocol === 'gemini' ? {} : { model: 'test-model' };
   const response = await fetch(`${setup.gateway.origin}${route.path}`, {
@@ -31,5 +32,5 @@ export async function sendInProtocol(
     headers: { ...route.headers(key), ...headers, 'content-type': 'application/json' },
     body: JSON.stringify({ ...model, ...body }),
   });
-  return { status: response.status, text: await response.text() };
+  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') ?? '' };
 }
