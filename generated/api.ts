@@ -1283,7 +1283,7 @@ export type components = {
             /** @description Model IDs, exact or `prefix/*` patterns. */
             models?: string[];
             capabilities?: ("chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit" | "embeddings")[];
-            /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` a request may ask for. */
+            /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` (times `candidateCount`) a request may ask for. */
             max_output_tokens?: number;
             image_sizes?: string[];
             /** @description Largest `n` of an image request. */
