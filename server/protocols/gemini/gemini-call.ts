@@ -11,7 +11,7 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /**
  * A generateContent request for the model-call pipeline (core/model-call.ts): the client's body goes as it
- * is to an upstream that speaks Gemini (field names in either case), through the internal representation to
+ * is to an upstream that speaks Gemini (field names in camelCase, as the front door left them), through the internal representation to
  * the others, which refuse what only Gemini can do. Whether it streams is the operation's, not the body's.
  * Failures once a stream has begun arrive in-band as a last `{"error":{code,message,status}}` chunk, which
  * the Google GenAI SDK throws as an ApiError.
