@@ -3,7 +3,7 @@
 // model's pricing prices them; media named by reference reserves a worst case, not its URL's length.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { adminApi } from './helpers/admin-api.js';
+import { keyOfNewAccount } from './helpers/admin-api.js';
 import { ledgerRow } from './helpers/ledger-row.js';
 import { sendInProtocol } from './helpers/send-in-protocol.js';
 import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-gateway.js';
@@ -11,11 +11,7 @@ import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-g
 const userSays = [{ role: 'user', content: 'hi' }];
 const chatAnswer = { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello', refusal: null }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1_000, completion_tokens: 100, total_tokens: 1_100 } };
 
-async function keyWith(setup: UpstreamGateway, grants: { permissions?: Record<string, unknown>; limits?: Record<string, unknown> }): Promise<string> {
-  const admin = adminApi(setup.gateway);
-  const account = await admin.createAccount({ name: 'one key', ...grants });
-  return (await admin.createKey(account.id, { name: 'k' })).key;
-}
+const keyWith = (setup: UpstreamGateway, grants: Parameters<typeof keyOfNewAccount>[1]) => keyOfNewAccount(setup.gateway, grants);
 
 describe('service_tier is a cost option', () => {
   let openai: UpstreamGateway;

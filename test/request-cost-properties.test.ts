@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { ProviderType } from '../server/config/config-schema.js';
-import { adminApi } from './helpers/admin-api.js';
+import { keyOfNewAccount } from './helpers/admin-api.js';
 import { sendInProtocol, type TextProtocol } from './helpers/send-in-protocol.js';
 import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-gateway.js';
 
@@ -141,9 +141,11 @@ before(async () => {
   for (const kind of upstreamKinds) {
     const [type, provider] = types[kind];
     const setup = await startUpstreamGateway(type, { model, provider, config });
-    const admin = adminApi(setup.gateway);
-    const keyOf = async (grants: Record<string, unknown>) => (await admin.createKey((await admin.createAccount({ name: kind, ...grants })).id, { name: 'k' })).key;
-    gateways.set(kind, { setup, keys: { limited: await keyOf({ limits: { tokens_per_minute: 1_000_000_000 } }), ceiling: await keyOf({ permissions: { max_output_tokens: ceiling } }) } });
+    const keys = {
+      limited: await keyOfNewAccount(setup.gateway, { limits: { tokens_per_minute: 1_000_000_000 } }),
+      ceiling: await keyOfNewAccount(setup.gateway, { permissions: { max_output_tokens: ceiling } }),
+    };
+    gateways.set(kind, { setup, keys });
   }
 });
 

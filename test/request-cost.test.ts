@@ -4,7 +4,7 @@
 // what matters is what it was asked for.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { adminApi } from './helpers/admin-api.js';
+import { keyOfNewAccount } from './helpers/admin-api.js';
 import { sendInProtocol, type TextProtocol } from './helpers/send-in-protocol.js';
 import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-gateway.js';
 
@@ -17,11 +17,7 @@ const geminiContents = [{ role: 'user', parts: [{ text: 'hi' }] }];
 
 const send = sendInProtocol;
 
-async function keyWith(setup: UpstreamGateway, grants: { permissions?: Record<string, unknown>; limits?: Record<string, unknown> }): Promise<string> {
-  const admin = adminApi(setup.gateway);
-  const account = await admin.createAccount({ name: 'one key', ...grants });
-  return (await admin.createKey(account.id, { name: 'k' })).key;
-}
+const keyWith = (setup: UpstreamGateway, grants: Parameters<typeof keyOfNewAccount>[1]) => keyOfNewAccount(setup.gateway, grants);
 
 /** The bodies the upstream received since `from`. */
 const receivedSince = (setup: UpstreamGateway, from: number) => setup.upstream.requests.slice(from).map((request) => request.json as Record<string, unknown>);

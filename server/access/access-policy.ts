@@ -66,8 +66,8 @@ export class AccessPolicy {
   }
 
   /**
-   * Whether the permissions limit what a request body may ask for (`capabilities` or `max_output_tokens`
-   * in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
+   * Whether the permissions limit what a request body may ask for (`capabilities`, `max_output_tokens` or
+   * `cost_options` in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
    */
   narrowsRequests(): boolean {
     return this.layers.some(narrowsRequests);

@@ -20,7 +20,8 @@ const canonicalisers: Partial<Record<MeteredProtocol, (body: Record<string, unkn
  * sees the value the upstream will get (issue 34). Anthropic Messages and Responses have no twins.
  */
 export const oneSpellingPerField: RequestHandler = (req, _res, next) => {
-  const canonicalise = canonicalisers[contextOf(req).operation?.metering?.ledgerProtocol ?? 'openai-images'];
+  const protocol = contextOf(req).operation?.metering?.ledgerProtocol;
+  const canonicalise = protocol && canonicalisers[protocol];
   const body: unknown = req.body;
   if (canonicalise && body !== null && typeof body === 'object' && !Array.isArray(body)) req.body = canonicalise(body as Record<string, unknown>);
   next();
