@@ -1276,8 +1276,8 @@ export type components = {
             data: components["schemas"]["Key"][];
         };
         /**
-         * @description What a caller may use; an absent field allows everything. A key's permissions narrow its account's:
-         *     both must allow a model, a capability or a value.
+         * @description What a caller may use; an absent field allows everything (`cost_options` excepted, see there). A
+         *     key's permissions narrow its account's: both must allow a model, a capability or a value.
          */
         Permissions: {
             /** @description Model IDs, exact or `prefix/*` patterns. */
