@@ -1302,18 +1302,27 @@ export type components = {
             data: components["schemas"]["Key"][];
         };
         /**
-         * @description What a caller may use; an absent field allows everything. A key's permissions narrow its account's:
-         *     both must allow a model, a capability or a value.
+         * @description What a caller may use; an absent field allows everything (`cost_options` excepted, see there). A
+         *     key's permissions narrow its account's: both must allow a model, a capability or a value.
          */
         Permissions: {
             /** @description Model IDs, exact or `prefix/*` patterns. */
             models?: string[];
             capabilities?: ("chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit" | "embeddings")[];
-            /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` a request may ask for. */
+            /** @description Largest `max_tokens`, `max_completion_tokens`, `max_output_tokens` or `maxOutputTokens` (times `candidateCount`) a request may ask for. */
             max_output_tokens?: number;
             image_sizes?: string[];
             /** @description Largest `n` of an image request. */
             max_images?: number;
+            /**
+             * @description Options that change the price of a request: `service_tier` (a `service_tier` other than `auto`,
+             *     `default` or `standard_only`), `long_context` (Anthropic's `anthropic-beta: context-1m-…`) and
+             *     `extended_cache_ttl` (`anthropic-beta: extended-cache-ttl-…`). Unlike the other fields, an absent
+             *     one does not allow everything to a caller whose permissions narrow requests (any `capabilities`,
+             *     `max_output_tokens` or `cost_options`): such a caller may use only the options listed, which is
+             *     `403` otherwise. Other callers may use them all.
+             */
+            cost_options?: ("service_tier" | "long_context" | "extended_cache_ttl")[];
         };
         /** @description Ceilings; an absent field is no limit. Over one, requests get 429 with `retry-after`. */
         Limits: {
@@ -4040,7 +4049,8 @@ export interface operations {
                  */
                 "anthropic-version"?: string;
                 /**
-                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored. Priced betas
+                 *     (`context-1m-…`, `extended-cache-ttl-…`) need the `cost_options` permission of a narrowed key.
                  * @example interleaved-thinking-2025-05-14
                  */
                 "anthropic-beta"?: string;
@@ -4094,7 +4104,8 @@ export interface operations {
                  */
                 "anthropic-version"?: string;
                 /**
-                 * @description Comma-separated beta feature names; features the gateway does not know are ignored.
+                 * @description Comma-separated beta feature names; features the gateway does not know are ignored. Priced betas
+                 *     (`context-1m-…`, `extended-cache-ttl-…`) need the `cost_options` permission of a narrowed key.
                  * @example token-counting-2024-11-01
                  */
                 "anthropic-beta"?: string;

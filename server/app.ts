@@ -29,6 +29,7 @@ import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
 import { createMetering } from './metering/create-metering.js';
+import { oneSpellingPerField } from './http/one-spelling-per-field.js';
 import { observeRequests } from './observability/metrics/observe-requests.js';
 import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
@@ -129,7 +130,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     // Before the body is read, so that a body refused (400, 413, 415) leaves its ledger row too.
     ...(route.metering ? [metering.recordUsage] : []),
     readJsonBody,
-    ...(route.metering ? [metering.middleware] : []),
+    ...(route.metering ? [oneSpellingPerField, metering.middleware] : []),
     ...(route.body === 'multipart' ? [readUpload] : []),
     validate,
     ...(tracing ? [tracing.continueTrace] : []),

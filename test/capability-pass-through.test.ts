@@ -95,12 +95,13 @@ const protocols: Record<string, Protocol> = {
     cases: [
       { name: 'Google Search', add: { tools: [{ googleSearch: {} }] }, param: 'tools[0].googleSearch' },
       { name: 'code execution', add: { tools: [{ codeExecution: {} }] }, param: 'tools[0].codeExecution' },
-      { name: 'google_search in snake_case', add: { tools: [{ google_search: {} }] }, param: 'tools[0].google_search' },
+      // Snake_case is renamed at the front door (http/one-spelling-per-field.ts), so the error names the camelCase field.
+      { name: 'google_search in snake_case', add: { tools: [{ google_search: {} }] }, param: 'tools[0].googleSearch' },
       { name: 'thought summaries', add: { generationConfig: { thinkingConfig: { includeThoughts: true } } }, param: 'generationConfig.thinkingConfig.includeThoughts' },
       { name: 'image output', add: { generationConfig: { responseModalities: ['TEXT', 'IMAGE'] } }, param: 'generationConfig.responseModalities' },
-      { name: 'image output in snake_case', add: { generation_config: { response_modalities: ['IMAGE'] } }, param: 'generation_config.response_modalities' },
-      { name: 'inline_data', add: { contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'image/png', data: pngData } }] }] }, param: 'contents[0].parts[0].inline_data' },
-      { name: 'file_data', add: { contents: [{ role: 'user', parts: [{ file_data: { mime_type: 'image/png', file_uri: 'gs://b/a.png' } }] }] }, param: 'contents[0].parts[0].file_data' },
+      { name: 'image output in snake_case', add: { generation_config: { response_modalities: ['IMAGE'] } }, param: 'generationConfig.responseModalities' },
+      { name: 'inline_data', add: { contents: [{ role: 'user', parts: [{ inline_data: { mime_type: 'image/png', data: pngData } }] }] }, param: 'contents[0].parts[0].inlineData' },
+      { name: 'file_data', add: { contents: [{ role: 'user', parts: [{ file_data: { mime_type: 'image/png', file_uri: 'gs://b/a.png' } }] }] }, param: 'contents[0].parts[0].fileData' },
       {
         name: 'an image inside a function response',
         add: {

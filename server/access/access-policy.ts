@@ -1,10 +1,11 @@
 import type { ModelCapability } from '../config/config-schema.js';
 import type { ContentPart, ModelRequest } from '../core/types.js';
 import { GatewayError } from '../core/gateway-error.js';
-import type { Permissions } from './access-types.js';
+import type { CostOption, Permissions } from './access-types.js';
+import { costOptionsOfBetas } from './priced-betas.js';
 import { matchesModelPattern } from './model-pattern.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
-import { scanWireBody, type BroughtItem, type WireScan } from './wire-scan/wire-scan.js';
+import { scanWireBody, type BroughtItem, type OutputTokenAsk, type WireScan } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -65,11 +66,20 @@ export class AccessPolicy {
   }
 
   /**
-   * Whether the permissions limit what a request body may ask for (`capabilities` or `max_output_tokens`
-   * in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
+   * Whether the permissions limit what a request body may ask for (`capabilities`, `max_output_tokens` or
+   * `cost_options` in any layer). Such a caller's body is read field by field on the wire (see assertModelRequest).
    */
   narrowsRequests(): boolean {
-    return this.layers.some((layer) => layer.capabilities !== undefined || layer.max_output_tokens !== undefined);
+    return this.layers.some(narrowsRequests);
+  }
+
+  /**
+   * Options that change a request's price (`service_tier`, priced betas) must be granted, in `cost_options`,
+   * by every layer that narrows requests; a layer that does not narrow them allows all, so an unrestricted
+   * key keeps working as it did.
+   */
+  permitsCostOption(option: CostOption): boolean {
+    return this.layers.every((layer) => layer.cost_options?.includes(option) ?? !narrowsRequests(layer));
   }
 
   /**
@@ -78,13 +88,21 @@ export class AccessPolicy {
    * client sent it (`wire`), since a pass-through forwards that body as it is: every field must be one the
    * gateway knows what it asks of the model (else 403 naming it, rather than forwarding it unseen), every
    * capability a field asks for must be allowed, and no output cap or reasoning budget may be above the
-   * ceiling. Chat and streaming are what every model request is, so they are governed by the model list.
-   * Items the request brings in from the gateway's store (`wire.brought`) are scanned as if sent in the body.
+   * ceiling, and every cost option it uses (a field, or a priced beta in the forwarded `anthropic-beta`
+   * header) must be granted. Chat and streaming are what every model request is, so they are governed by
+   * the model list. Items the request brings in from the gateway's store (`wire.brought`) are scanned as if
+   * sent in the body.
    */
-  assertModelRequest(request: ModelRequest, options: { params: RequestParamNames; wire: { protocol: WireProtocol; body: unknown; brought?: readonly BroughtItem[] } }): void {
+  assertModelRequest(
+    request: ModelRequest,
+    options: {
+      params: RequestParamNames;
+      wire: { protocol: WireProtocol; body: unknown; brought?: readonly BroughtItem[]; headers?: Readonly<Record<string, string>> };
+    },
+  ): void {
     const { params, wire } = options;
     // The wire names the exact field at fault, so it speaks first.
-    if (this.narrowsRequests()) this.assertWireBody(scanWireBody(wire.protocol, wire.body, wire.brought));
+    if (this.narrowsRequests()) this.assertWireBody(scanWireBody(wire.protocol, wire.body, wire.brought), wire.headers?.['anthropic-beta']);
     if (request.tools.length > 0) this.assertCapability('tools', params.tools);
     if (request.messages.some((message) => message.content.some(isVisualInput))) this.assertCapability('vision', params.images);
     if (request.responseFormat.type === 'json_schema') this.assertCapability('json_schema', params.json_schema);
@@ -92,7 +110,7 @@ export class AccessPolicy {
     if (request.maxOutputTokens !== undefined) this.assertAtMost('max_output_tokens', request.maxOutputTokens, params.maxOutputTokens);
   }
 
-  private assertWireBody(scan: WireScan): void {
+  private assertWireBody(scan: WireScan, anthropicBeta: string | undefined): void {
     const [unknown] = scan.unknown;
     if (unknown !== undefined) {
       throw new GatewayError(
@@ -102,8 +120,36 @@ export class AccessPolicy {
       );
     }
     for (const use of scan.uses) this.assertCapability(use.capability, use.param);
+    for (const { option, param } of [...scan.costOptions, ...costOptionsOfBetas(anthropicBeta)]) {
+      if (!this.permitsCostOption(option)) {
+        throw new GatewayError('permission', `This API key may not use ${option}, which changes the price of a request (asked for by '${param}').`, {
+          param,
+          code: 'cost_option_not_permitted',
+        });
+      }
+    }
     // A reasoning budget of -1 (Gemini's "let the model decide") is held by the output cap, which counts thoughts.
-    for (const ask of scan.outputTokens) this.assertAtMost('max_output_tokens', ask.value, ask.param);
+    const candidates = scan.outputTokens.find((ask) => ask.kind === 'candidates' && ask.value > 1);
+    for (const ask of scan.outputTokens) {
+      if (ask.kind === 'reasoning_budget') this.assertAtMost('max_output_tokens', ask.value, ask.param);
+      if (ask.kind === 'max_output') this.assertOutputOfCandidates(ask, candidates);
+    }
+    // With no cap named, the ceiling is shared among the answers (access/output-ceiling.ts): each needs a token.
+    if (candidates && !scan.outputTokens.some((ask) => ask.kind === 'max_output')) this.assertOutputOfCandidates({ param: candidates.param, value: 1 }, candidates);
+  }
+
+  /** The ceiling holds for all the answers together: the cap times their count (`candidateCount`). */
+  private assertOutputOfCandidates(cap: Pick<OutputTokenAsk, 'param' | 'value'>, candidates: OutputTokenAsk | undefined): void {
+    if (!candidates) return this.assertAtMost('max_output_tokens', cap.value, cap.param);
+    const ceiling = this.outputTokenCeiling();
+    const total = cap.value * candidates.value;
+    if (ceiling !== undefined && total > ceiling) {
+      throw new GatewayError(
+        'permission',
+        `'${cap.param}' (${cap.value}) for each of ${candidates.value} answers ('${candidates.param}') is ${total} output tokens; this API key may ask for at most ${ceiling} in all.`,
+        { param: candidates.param, code: 'parameter_not_permitted' },
+      );
+    }
   }
 
   /**
@@ -159,6 +205,10 @@ export class AccessPolicy {
       }
     }
   }
+}
+
+function narrowsRequests(layer: Permissions): boolean {
+  return layer.capabilities !== undefined || layer.max_output_tokens !== undefined || layer.cost_options !== undefined;
 }
 
 /** Content the model looks at: images and files (PDFs), also inside a tool's result. */

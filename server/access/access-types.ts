@@ -18,7 +18,15 @@ export interface Permissions {
   image_sizes?: string[];
   /** Largest `n` of an image request. */
   max_images?: number;
+  /**
+   * Options that change a request's price which a caller whose permissions narrow requests may use; such
+   * a caller may use none without this field (see AccessPolicy.permitsCostOption).
+   */
+  cost_options?: CostOption[];
 }
+
+/** What changes a request's price beyond its tokens: a non-default service tier, Anthropic's priced betas. */
+export type CostOption = 'service_tier' | 'long_context' | 'extended_cache_ttl';
 
 /** Ceilings per account and per key; an absent field is no limit. */
 export interface Limits {

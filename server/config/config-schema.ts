@@ -84,15 +84,23 @@ const modelImagesSchema = z.strictObject({
 
 const dollars = z.number().min(0).max(1_000_000);
 
-/**
- * Prices in US dollars, for the usage ledger's cost and spend limits. Per million tokens; cached input
- * defaults to the input price; `per_image` is each generated image.
- */
-const pricingSchema = z.strictObject({
+const tokenPricesSchema = z.strictObject({
   input_per_mtok: dollars.default(0),
   cached_input_per_mtok: dollars.optional(),
   output_per_mtok: dollars.default(0),
+});
+
+/**
+ * Prices in US dollars, for the usage ledger's cost and spend limits. Per million tokens; cached input
+ * defaults to the input price; `per_image` is each generated image. `long_context`: the token prices of a
+ * request whose input is above `above_input_tokens` (Anthropic's 1M-context beta bills all of such a
+ * request at them). `service_tiers`: a multiplier of the token cost per requested `service_tier`
+ * (`{ priority: 2, flex: 0.5 }`); a tier not named costs as usual.
+ */
+const pricingSchema = tokenPricesSchema.extend({
   per_image: dollars.default(0),
+  long_context: tokenPricesSchema.extend({ above_input_tokens: z.number().int().min(1) }).optional(),
+  service_tiers: z.record(z.string().min(1).max(64), z.number().min(0).max(100)).optional(),
 });
 
 /** An image model's settings when its config says nothing. */

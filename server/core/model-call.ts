@@ -127,7 +127,7 @@ export async function callModel(deps: ModelCallDependencies, call: ModelCall, ac
 export async function admitModelCall(registry: ModelRegistry, call: ModelCall, access: AccessPolicy): Promise<RegisteredModel> {
   const model = registry.resolve(call.model, access);
   await call.prepare?.();
-  const wire = { protocol: call.protocol, body: call.clientBody, brought: call.brought?.() };
+  const wire = { protocol: call.protocol, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
   access.assertModelRequest(call.request('inspect'), { params: call.params, wire });
   return model;
 }

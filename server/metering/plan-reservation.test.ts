@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { worstCaseMediaReferenceTokens } from './count-media-references.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
 
 const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true, generatesOutput: true });
 const pricing = { input_per_mtok: 2, output_per_mtok: 10, per_image: 0.04 };
+const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);
 const plan = (overrides: Partial<ReservationPlanInput>) =>
   planReservation({
     endpoint: endpoint('openai-chat'),
@@ -17,13 +19,14 @@ const plan = (overrides: Partial<ReservationPlanInput>) =>
     ...overrides,
   });
 
-test('each protocol names its output cap in its own field, Gemini in either spelling', () => {
+test('each protocol names its output cap in its own field, in the one spelling the front door leaves', () => {
   assert.equal(namedOutputCap('openai-chat', { max_tokens: 5 }), 5);
   assert.equal(namedOutputCap('openai-chat', { max_completion_tokens: 6 }), 6);
   assert.equal(namedOutputCap('openai-responses', { max_output_tokens: 7 }), 7);
   assert.equal(namedOutputCap('anthropic-messages', { max_tokens: 8 }), 8);
   assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 9 } }), 9);
-  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), 10);
+  // The front door has renamed snake_case already (http/one-spelling-per-field.ts): nothing reads it here.
+  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), undefined);
   // Another protocol's field is no cap: a Responses body's max_tokens is not read as one.
   assert.equal(namedOutputCap('openai-responses', { max_tokens: 5 }), undefined);
 });
@@ -65,13 +68,16 @@ test('counting tokens reserves nothing', () => {
   assert.deepEqual(plan({ endpoint: { ...endpoint('gemini'), consumesTokens: false } }), { tokens: 0 });
 });
 
-test('the granted cap goes in the protocol field, and a snake_case Gemini body keeps its spelling', () => {
+test('output reserved is the cap times the answers asked for (candidateCount)', () => {
+  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 8 } }), 15_200);
+  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 'eight' } }), 1900);
+});
+
+test('the granted cap goes in the protocol field, shared among the answers asked for', () => {
   assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm' }, 50), { model: 'm', max_completion_tokens: 50 });
   assert.deepEqual(withGrantedOutputCap('openai-responses', { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
   assert.deepEqual(withGrantedOutputCap('gemini', { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
-  assert.deepEqual(withGrantedOutputCap('gemini', { generation_config: { temperature: 0 } }, 50), {
-    generation_config: { temperature: 0, max_output_tokens: 50 },
-  });
+  assert.deepEqual(withGrantedOutputCap('gemini', { generationConfig: { candidateCount: 4 } }, 50), { generationConfig: { candidateCount: 4, maxOutputTokens: 12 } });
 });
 
 test('an embedding reserves its prompt at the input price and no output, even under a tokens limit', () => {
@@ -80,4 +86,25 @@ test('an embedding reserves its prompt at the input price and no output, even un
   assert.equal(planned.flexibleOutput, undefined);
   assert.ok(planned.tokens >= 100, `the prompt: ${planned.tokens}`);
   assert.ok(Math.abs(planned.costUsd! - (planned.tokens * 2) / 1e6) < 1e-12);
+});
+
+test('media by reference reserves its worst case, not the length of the reference', () => {
+  const withImage = (url: string) => plan({ body: { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url } }] }] } }).tokens;
+  assert.ok(withImage('https://example.com/a.png') >= worstCaseMediaReferenceTokens);
+  assert.ok(withImage('data:image/png;base64,AAAA') < 100, 'inline data is counted as it is');
+  const gemini = plan({ endpoint: endpoint('gemini'), body: { contents: [{ parts: [{ fileData: { fileUri: 'gs://b/v.mp4' } }, { fileData: { fileUri: 'gs://b/w.mp4' } }] }] } });
+  assert.ok(gemini.tokens >= 2 * worstCaseMediaReferenceTokens);
+  const responses = plan({ endpoint: endpoint('openai-responses'), body: { model: 'm', input: [{ type: 'item_reference', id: 'msg_1' }, { role: 'user', content: [{ type: 'input_image', file_id: 'file_1' }] }] } });
+  assert.ok(responses.tokens >= 2 * worstCaseMediaReferenceTokens);
+});
+
+test('a service tier and long-context prices named by the pricing are reserved at their worst case', () => {
+  const tiered = { ...pricing, service_tiers: { priority: 2 } };
+  const body = { model: 'm', max_tokens: 1_000, messages: [{ role: 'user', content: 'hi' }] };
+  const priority = { ...body, service_tier: 'priority' };
+  closeTo(plan({ pricing: tiered, body: priority }).costUsd!, 2 * plan({ pricing, body: priority }).costUsd!);
+  const long = { ...pricing, long_context: { above_input_tokens: 100, input_per_mtok: 4, output_per_mtok: 20 } };
+  const longBody = { ...body, messages: [{ role: 'user', content: 'x'.repeat(800) }] };
+  const planned = plan({ pricing: long, body: longBody });
+  closeTo(planned.costUsd!, ((planned.tokens - 1_000) * 4 + 1_000 * 20) / 1e6);
 });

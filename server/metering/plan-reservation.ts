@@ -1,10 +1,12 @@
-import { withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
+import { candidatesOf, withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
 import type { ModelPricing } from '../config/config-schema.js';
 import { valueAt } from '../core/body-path.js';
 import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
 import { chatOutputCap } from '../protocols/openai-chat/chat-params.js';
 import { geminiOutputCap } from '../protocols/gemini/gemini-params.js';
 import { responsesOutputCap } from '../protocols/openai-responses/responses-params.js';
+import { tokenRates } from '../usage/cost.js';
+import { countMediaReferences, worstCaseMediaReferenceTokens } from './count-media-references.js';
 import { estimateEmbeddingTokens } from './estimate-embedding-tokens.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
@@ -16,12 +18,12 @@ import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
  */
 export const worstCaseImageOutputTokens = 6_240;
 
-/** Where each protocol's request names its output cap (Gemini also takes its fields in snake_case). */
+/** Where each protocol's request names its output cap, in the one spelling left by http/one-spelling-per-field.ts. */
 const outputCapFields: Record<MeteredProtocol, OutputCapFields | undefined> = {
   'openai-chat': chatOutputCap,
   'openai-responses': responsesOutputCap,
   'anthropic-messages': { named: ['max_tokens'], set: 'max_tokens' },
-  gemini: { named: [...geminiOutputCap.named, 'generation_config.max_output_tokens'], set: geminiOutputCap.set },
+  gemini: geminiOutputCap,
   'openai-images': undefined,
   'openai-embeddings': undefined,
 };
@@ -41,8 +43,9 @@ export interface ReservationPlanInput {
 }
 
 /**
- * What a request reserves against its limits: its prompt (estimated from the body) and its worst-case
- * output, as tokens and, at the model's prices, as dollars. A request that names an output cap reserves
+ * What a request reserves against its limits: its prompt (estimated from the body, media by reference at
+ * its worst case) and its worst-case output, as tokens and, at the model's prices (its long-context and
+ * service-tier prices where they apply: usage/cost.ts), as dollars. A request that names an output cap reserves
  * all of it. One that names none, when its caller has a tokens_per_minute or spend limit, gets a cap
  * from the gateway (`flexibleOutput`, granted by the store from the room left) so that neither limit can
  * be overrun by an answer of unbounded length. Image requests reserve their `n` images; embeddings, which
@@ -52,10 +55,13 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   const { endpoint, body, pricing } = input;
   if (!endpoint.consumesTokens) return { tokens: 0 };
   // OpenAI's embeddings input may be token IDs, which the prompt estimate does not count.
-  const prompt = endpoint.protocol === 'openai-embeddings' ? estimateEmbeddingTokens(body) : estimatePromptTokens(body);
-  const inputUsd = (prompt * (pricing?.input_per_mtok ?? 0)) / 1e6;
+  // Media named by reference reserves its worst case, not the length of its reference.
+  const prompt =
+    endpoint.protocol === 'openai-embeddings' ? estimateEmbeddingTokens(body) : estimatePromptTokens(body) + countMediaReferences(body) * worstCaseMediaReferenceTokens;
+  const rates = tokenRates(pricing, prompt, requestedServiceTier(body));
+  const inputUsd = prompt * rates.input;
   if (!endpoint.generatesOutput) return { tokens: prompt, costUsd: inputUsd };
-  const usdPerOutputToken = (pricing?.output_per_mtok ?? 0) / 1e6;
+  const usdPerOutputToken = rates.output;
   if (endpoint.protocol === 'openai-images') {
     const images = requestedImages(body) ?? input.maxImages;
     const outputTokens = images * worstCaseImageOutputTokens;
@@ -70,27 +76,37 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   return { tokens: prompt, costUsd: inputUsd, flexibleOutput: { upTo, usdPerToken: usdPerOutputToken } };
 }
 
-/** The output cap the request names in its protocol's field, if any. */
+/**
+ * The most output the request names: its cap times the answers it asks for (Gemini's `candidateCount`), each
+ * of which may be as long as the cap; undefined when it names no cap.
+ */
 export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number | undefined {
   const fields = outputCapFields[protocol];
   if (!fields || body === null || typeof body !== 'object') return undefined;
   for (const path of fields.named) {
     const value = valueAt(body as Record<string, unknown>, path);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value * candidatesOf(body, fields);
   }
   return undefined;
 }
 
 /**
- * The body with the granted cap in the protocol's own field, before anything reads it: a pass-through
- * forwards it and a translation carries it, so the upstream generates no more than was reserved.
+ * The body with the granted output in the protocol's own field, shared among the answers it asks for,
+ * before anything reads it: a pass-through forwards it and a translation carries it, so the upstream
+ * generates no more than was reserved.
  */
-export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, cap: number): object {
+export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, granted: number): object {
   const fields = outputCapFields[protocol];
-  if (!fields) return body;
-  // A Gemini body written in snake_case keeps it, so its generation_config is not split in two.
-  const snakeCaseGemini = protocol === 'gemini' && valueAt(body as Record<string, unknown>, 'generation_config') !== undefined;
-  return withOutputCap(body, snakeCaseGemini ? { ...fields, set: 'generation_config.max_output_tokens' } : fields, cap);
+  return fields ? withOutputCap(body, fields, granted) : body;
+}
+
+/**
+ * The `service_tier` a body asks for (Chat, Responses and Messages all name it so; Gemini has none), which
+ * prices the request: `pricing.service_tiers` (usage/cost.ts).
+ */
+export function requestedServiceTier(body: unknown): string | undefined {
+  const tier = (body as { service_tier?: unknown } | undefined)?.service_tier;
+  return typeof tier === 'string' ? tier : undefined;
 }
 
 function requestedImages(body: unknown): number | undefined {

@@ -6,6 +6,7 @@ import { costOf } from '../usage/cost.js';
 import { abandonedUsage } from './abandoned-usage.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
+import { requestedServiceTier } from './plan-reservation.js';
 
 /** What a model request used, once its response is over: what its ledger row says and its limits settle to. */
 export interface Outcome {
@@ -46,5 +47,5 @@ export function outcomeOf(
   const usage = known ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
   const imageCount = context.imageCount ?? 0;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
-  return { model, deployment, usage, imageCount, costUsd: costOf(usage, pricing, imageCount) };
+  return { model, deployment, usage, imageCount, costUsd: costOf(usage, pricing, imageCount, requestedServiceTier(req.body)) };
 }

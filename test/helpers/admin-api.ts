@@ -34,3 +34,18 @@ export function adminApi(gateway: Pick<TestGateway, 'origin' | 'adminKey'>) {
     usage: (query: Record<string, string>) => call<Schemas['UsageReport']>('GET', `/usage?${new URLSearchParams(query)}`, undefined, 200),
   };
 }
+
+/**
+ * The secret of the one key of a new account with these permissions and limits (typed loosely, so a test
+ * may send what the contract would refuse).
+ *
+ * @example const key = await keyOfNewAccount(gateway, { permissions: { capabilities: [] } });
+ */
+export async function keyOfNewAccount(
+  gateway: Pick<TestGateway, 'origin' | 'adminKey'>,
+  grants: { permissions?: Record<string, unknown>; limits?: Record<string, unknown> },
+): Promise<string> {
+  const admin = adminApi(gateway);
+  const account = await admin.createAccount({ name: 'one key', ...grants });
+  return (await admin.createKey(account.id, { name: 'k' })).key;
+}

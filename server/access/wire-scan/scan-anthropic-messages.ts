@@ -7,6 +7,7 @@ import {
   outputTokens,
   scanByType,
   scanFields,
+  serviceTier,
   scanToolList,
   type TypeTable,
   toolChoice,
@@ -128,7 +129,7 @@ const topLevel: FieldTable = {
   top_k: 'none',
   top_p: 'none',
   metadata: 'none',
-  service_tier: 'none',
+  service_tier: serviceTier,
   // Claude Code's clearing of old tool results and thinking: it only removes context.
   context_management: 'none',
   tools: (value, param, scan) => scanToolList(value, param, toolKinds, scan, { typeOf: toolKind }),

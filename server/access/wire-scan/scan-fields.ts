@@ -135,6 +135,16 @@ export function toolChoice(harmless: readonly string[]): Walker {
   };
 }
 
+/**
+ * `service_tier` (Chat, Responses, Messages): the default tiers are priced as usual; any other (OpenAI's
+ * `priority`, `flex`, `scale`) changes the price, so it is a cost option.
+ */
+export const serviceTier: Walker = (value, param, scan) => {
+  if (value !== null && value !== undefined && !(typeof value === 'string' && ['auto', 'default', 'standard_only'].includes(value))) {
+    scan.costOptions.push({ option: 'service_tier', param });
+  }
+};
+
 /** A number that asks for output tokens; anything else asks for none. */
 export function outputTokens(kind: OutputTokenAsk['kind']): Walker {
   return (value, param, scan) => {

@@ -136,7 +136,7 @@ const generationConfig: FieldTable = {
   presencePenalty: 'none',
   frequencyPenalty: 'none',
   stopSequences: 'none',
-  candidateCount: 'none',
+  candidateCount: outputTokens('candidates'),
   responseLogprobs: 'none',
   logprobs: 'none',
   enableEnhancedCivicAnswers: 'none',

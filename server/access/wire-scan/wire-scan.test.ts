@@ -9,7 +9,7 @@ describe('scanWireBody', () => {
   it('finds nothing in a body that is not an object', () => {
     for (const protocol of protocols) {
       for (const body of [undefined, null, 'text', 42, [], [{ tools: [{ type: 'web_search' }] }]]) {
-        assert.deepEqual(scanWireBody(protocol, body), { uses: [], unknown: [], outputTokens: [] }, `${protocol} ${JSON.stringify(body)}`);
+        assert.deepEqual(scanWireBody(protocol, body), { uses: [], costOptions: [], unknown: [], outputTokens: [] }, `${protocol} ${JSON.stringify(body)}`);
       }
     }
   });

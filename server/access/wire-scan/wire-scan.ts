@@ -1,5 +1,6 @@
 import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { ModelCapability } from '../../config/config-schema.js';
+import type { CostOption } from '../access-types.js';
 import type { Walker } from './scan-fields.js';
 import { scanAnthropicMessages } from './scan-anthropic-messages.js';
 import { scanGemini } from './scan-gemini.js';
@@ -12,15 +13,25 @@ export interface CapabilityUse {
   param: string;
 }
 
-/** A number in the body that asks for output tokens (the output cap or a reasoning budget), with its field. */
+/**
+ * A number in the body that asks for output tokens, with its field: the output cap, a reasoning budget, or
+ * the count of answers (Gemini's `candidateCount`), each of which may be as long as the cap.
+ */
 export interface OutputTokenAsk {
   param: string;
   value: number;
-  kind: 'max_output' | 'reasoning_budget';
+  kind: 'max_output' | 'reasoning_budget' | 'candidates';
+}
+
+/** A field or header that asks for an option that changes the request's price, named as the client wrote it. */
+export interface CostOptionUse {
+  option: CostOption;
+  param: string;
 }
 
 export interface WireScan {
   uses: CapabilityUse[];
+  costOptions: CostOptionUse[];
   /** Fields (and `type` values of tools, content blocks, parts, items) the scanner does not know, by param path. A narrowed key's request with any of these is refused. */
   unknown: string[];
   outputTokens: OutputTokenAsk[];
@@ -59,7 +70,7 @@ const itemScanners: Partial<Record<WireProtocol, Walker>> = {
  * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
  */
 export function scanWireBody(protocol: WireProtocol, body: unknown, brought: readonly BroughtItem[] = []): WireScan {
-  const scan: WireScan = { uses: [], unknown: [], outputTokens: [] };
+  const scan: WireScan = { uses: [], costOptions: [], unknown: [], outputTokens: [] };
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
   // What the upstream reads from history it reads as much as the body, so history is scanned like the body.
   const scanItem = itemScanners[protocol];

@@ -1,38 +1,39 @@
+import { twinSpellingError } from '../../core/one-spelling-per-field.js';
+
 /**
- * Google's JSON parser takes both `generation_config` and `generationConfig` (proto field names and their
- * JSON names). The gateway reads the camelCase ones, so the snake_case spellings of the fields it acts on
- * are renamed before anything reads the body: otherwise a pass-through would carry a `max_output_tokens`
- * or `response_json_schema` to Google that permissions and capability gating never saw. Embed requests'
- * `task_type` and `output_dimensionality` are top-level keys, renamed alike. Only the
- * configuration objects' own keys are renamed, never user content such as schemas or function arguments.
+ * The client's own data, whose keys are not Google's field names: function arguments and results,
+ * schemas, labels and part metadata. Their keys are never renamed.
+ */
+const clientData = new Set(['args', 'response', 'parameters', 'parametersJsonSchema', 'responseSchema', 'responseJsonSchema', 'labels', 'partMetadata']);
+
+/**
+ * Google's JSON parser takes every field by its proto name (`generation_config`, `max_output_tokens`) as
+ * well as its JSON name (`generationConfig`, `maxOutputTokens`), at every level. The gateway canonicalises
+ * a Gemini body to the JSON names at the front, before the reservation, the permission checks and the
+ * handlers read it, so that each of them reads the one value the upstream will get. A body that gives one
+ * field in both spellings, at any level, is refused (core/one-spelling-per-field.ts). Keys of the client's
+ * own data ({@link clientData}) are left as they are.
+ *
+ * @example
+ * camelCaseFieldNames({ generation_config: { max_output_tokens: 5 } }) // → { generationConfig: { maxOutputTokens: 5 } }
+ * camelCaseFieldNames({ generationConfig: {}, generation_config: {} }) // throws a 400 naming both
  */
 export function camelCaseFieldNames<T extends object>(body: T): T {
-  const renamed = renameKeys(body as Record<string, unknown>);
-  const config = renamed.generationConfig;
-  if (isRecord(config)) {
-    const generationConfig = renameKeys(config);
-    if (isRecord(generationConfig.thinkingConfig)) generationConfig.thinkingConfig = renameKeys(generationConfig.thinkingConfig);
-    renamed.generationConfig = generationConfig;
-  }
-  if (isRecord(renamed.toolConfig)) {
-    const toolConfig = renameKeys(renamed.toolConfig);
-    if (isRecord(toolConfig.functionCallingConfig)) toolConfig.functionCallingConfig = renameKeys(toolConfig.functionCallingConfig);
-    renamed.toolConfig = toolConfig;
-  }
-  if (Array.isArray(renamed.tools)) renamed.tools = renamed.tools.map((tool) => (isRecord(tool) ? renameKeys(tool) : tool));
-  return renamed as T;
+  return canonical(body, '') as T;
 }
 
-/** A copy with snake_case keys in camelCase; a camelCase key already there wins over its snake_case twin. */
-function renameKeys(record: Record<string, unknown>): Record<string, unknown> {
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) {
-    const camel = key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
-    if (camel === key || !(camel in record)) copy[camel] = value;
-  }
-  return copy;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
+function canonical(value: unknown, path: string): unknown {
+  if (Array.isArray(value)) return value.map((item, index) => canonical(item, `${path}[${index}]`));
+  if (value === null || typeof value !== 'object') return value;
+  const spelledAs = new Map<string, string>();
+  const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+    const camel = key.replace(/_([a-z0-9])/g, (_match, letter: string) => letter.toUpperCase());
+    const twin = spelledAs.get(camel);
+    const field = path === '' ? key : `${path}.${key}`;
+    if (twin !== undefined) throw twinSpellingError(path === '' ? twin : `${path}.${twin}`, field);
+    spelledAs.set(camel, key);
+    return [camel, clientData.has(camel) ? item : canonical(item, field)];
+  });
+  // fromEntries defines keys as data, so a `__proto__` key stays a key.
+  return Object.fromEntries(entries);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GatewayError } from '../../core/gateway-error.js';
+import { camelCaseFieldNames } from './camel-case-field-names.js';
 import { convertEmbedRequests } from './convert-embed-request.js';
 import type { GeminiEmbedContentRequest } from './wire-types.js';
 
@@ -28,9 +29,9 @@ describe('convertEmbedRequests', () => {
     });
   });
 
-  it('reads snake_case field names, and says nothing for TASK_TYPE_UNSPECIFIED', () => {
+  it('reads snake_case field names once the front door has renamed them, and says nothing for TASK_TYPE_UNSPECIFIED', () => {
     const snake = { content: { parts: [{ text: 'x' }] }, task_type: 'CODE_RETRIEVAL_QUERY', output_dimensionality: 3 } as GeminiEmbedContentRequest;
-    assert.deepEqual(convertEmbedRequests([snake], 'm', false), { model: 'm', inputs: [{ type: 'text', text: 'x' }], dimensions: 3, task: 'code_retrieval_query' });
+    assert.deepEqual(convertEmbedRequests([camelCaseFieldNames(snake)], 'm', false), { model: 'm', inputs: [{ type: 'text', text: 'x' }], dimensions: 3, task: 'code_retrieval_query' });
     assert.equal(convertEmbedRequests([text('x', { taskType: 'TASK_TYPE_UNSPECIFIED' })], 'm', false).task, undefined);
   });
 

@@ -1,6 +1,5 @@
 import type { EmbeddingRequest, EmbeddingTask } from '../../core/embedding-types.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import { camelCaseFieldNames } from './camel-case-field-names.js';
 import type { GeminiEmbedContentRequest, GeminiEmbeddingTaskType } from './wire-types.js';
 
 /** Gemini's task types as the internal ones; `TASK_TYPE_UNSPECIFIED` says nothing. */
@@ -23,30 +22,30 @@ const sharedSettings = ['taskType', 'title', 'outputDimensionality'] as const;
  * Gemini embed requests (one for `:embedContent`, each of a batch for `:batchEmbedContents`) as one
  * internal EmbeddingRequest: one text input per request, its text parts joined with newlines. Only text
  * can be embedded here: a part of another kind is refused rather than silently left out of the vector.
+ * Field names are camelCase: the front door renamed snake_case ones (http/one-spelling-per-field.ts).
  * `pathModel` is the model the path names; a request's own `model`, when given, must name it too, as
  * Google requires in a batch. In a batch, errors name the request's field (`requests[2].model`).
  *
  * @example convertEmbedRequests([{ content: { parts: [{ text: 'hi' }] }, taskType: 'RETRIEVAL_QUERY' }], 'builtin/embed')
  */
 export function convertEmbedRequests(requests: readonly GeminiEmbedContentRequest[], pathModel: string, batch: boolean): EmbeddingRequest {
-  const named = requests.map((request) => camelCaseFieldNames(request));
   const where = (index: number) => (batch ? `requests[${index}].` : '');
-  named.forEach((request, index) => {
+  requests.forEach((request, index) => {
     if (request.model !== undefined && request.model !== pathModel && request.model !== `models/${pathModel}`) {
       throw new GatewayError('invalid_request', `${where(index)}model '${request.model}' is not the model of the path ('models/${pathModel}').`, { param: `${where(index)}model` });
     }
     for (const setting of sharedSettings) {
-      if (request[setting] !== named[0]![setting]) {
+      if (request[setting] !== requests[0]![setting]) {
         throw new GatewayError('invalid_request', `${where(index)}${setting} differs from requests[0].${setting}: every request of a batch must ask for the same ${setting}.`, {
           param: `${where(index)}${setting}`,
         });
       }
     }
   });
-  const first = named[0]!;
+  const first = requests[0]!;
   return {
     model: pathModel,
-    inputs: named.map((request, index) => ({ type: 'text' as const, text: textOf(request, where(index)) })),
+    inputs: requests.map((request, index) => ({ type: 'text' as const, text: textOf(request, where(index)) })),
     ...(first.outputDimensionality !== undefined && { dimensions: first.outputDimensionality }),
     ...(first.taskType !== undefined && tasks[first.taskType] !== undefined && { task: tasks[first.taskType] }),
     ...(first.title !== undefined && { title: first.title }),

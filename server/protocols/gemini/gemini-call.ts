@@ -3,7 +3,6 @@ import { framesOf } from '../../core/frames-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
 import { renderErrorBody } from '../../http/render-error.js';
-import { camelCaseFieldNames } from './camel-case-field-names.js';
 import { convertGenerateRequest, type ConvertedGenerateRequest } from './convert-generate-request.js';
 import { geminiDroppedFields, geminiFeatureParams, geminiOutputCap } from './gemini-params.js';
 import { newGeminiResponseId, renderGenerateResponse } from './render-generate-response.js';
@@ -12,13 +11,13 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
 
 /**
  * A generateContent request for the model-call pipeline (core/model-call.ts): the client's body goes as it
- * is to an upstream that speaks Gemini (field names in either case), through the internal representation to
+ * is to an upstream that speaks Gemini (field names in camelCase, as the front door left them), through the internal representation to
  * the others, which refuse what only Gemini can do. Whether it streams is the operation's, not the body's.
  * Failures once a stream has begun arrive in-band as a last `{"error":{code,message,status}}` chunk, which
  * the Google GenAI SDK throws as an ApiError.
  */
 export function geminiCall(model: string, clientBody: GeminiGenerateContentRequest, options: { stream: boolean; outputTokenCeiling: number | undefined }): ModelCall {
-  const body = withOutputCap(camelCaseFieldNames(clientBody), geminiOutputCap, options.outputTokenCeiling);
+  const body = withOutputCap(clientBody, geminiOutputCap, options.outputTokenCeiling);
   let converted: ConvertedGenerateRequest | undefined;
   const convert = () => {
     if (converted) return converted;

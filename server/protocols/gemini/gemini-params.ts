@@ -12,8 +12,12 @@ export const geminiFeatureParams = {
   maxOutputTokens: 'generationConfig.maxOutputTokens',
 } as const satisfies Record<DroppableFeature | 'stream' | 'images' | 'maxOutputTokens', string>;
 
-/** The output cap (thoughts count against it), in the camelCase body the gateway reads. */
-export const geminiOutputCap: OutputCapFields = { named: ['generationConfig.maxOutputTokens'], set: 'generationConfig.maxOutputTokens' };
+/** The output cap of each candidate (thoughts count against it), in the camelCase body the gateway reads. */
+export const geminiOutputCap: OutputCapFields = {
+  named: ['generationConfig.maxOutputTokens'],
+  set: 'generationConfig.maxOutputTokens',
+  candidates: 'generationConfig.candidateCount',
+};
 
 /**
  * The fields each dropped feature removes, as dotted paths: Gemini keeps structured output and thinking

@@ -165,8 +165,8 @@ describe('convertRequestToAnthropic', () => {
     });
   });
 
-  it('enables thinking from the budget or effort, raising max_tokens above it and leaving out temperature and top_k', () => {
-    const withBudget = convert([userSays('Hi')], { reasoning: { budgetTokens: 2000 }, maxOutputTokens: 1000, temperature: 0.5, topK: 5, topP: 0.95 });
+  it('enables thinking from the budget or effort, raising max_tokens above it only without a cap, and leaving out temperature and top_k', () => {
+    const withBudget = convert([userSays('Hi')], { reasoning: { budgetTokens: 2000 }, temperature: 0.5, topK: 5, topP: 0.95 });
     assert.deepEqual(withBudget.thinking, { type: 'enabled', budget_tokens: 2000 });
     assert.equal(withBudget.max_tokens, 2000 + defaultMaxOutputTokens);
     assert.equal(withBudget.temperature, undefined);
@@ -176,6 +176,11 @@ describe('convertRequestToAnthropic', () => {
     const roomy = convert([userSays('Hi')], { reasoning: { effort: 'low' }, maxOutputTokens: 10_000 });
     assert.deepEqual([roomy.thinking?.budget_tokens, roomy.max_tokens], [2048, 10_000]);
     assert.equal(convert([userSays('Hi')], { reasoning: { budgetTokens: 100 } }).thinking?.budget_tokens, 1024, 'raised to Anthropic’s minimum');
+    // A named cap was reserved: max_tokens never grows past it, the budget shrinks into it (issue 34).
+    const squeezed = convert([userSays('Hi')], { reasoning: { budgetTokens: 8000 }, maxOutputTokens: 5000 });
+    assert.deepEqual([squeezed.thinking?.budget_tokens, squeezed.max_tokens], [2500, 5000]);
+    const tiny = convert([userSays('Hi')], { reasoning: { effort: 'xhigh' }, maxOutputTokens: 10 });
+    assert.deepEqual([tiny.thinking, tiny.max_tokens], [undefined, 10]);
 
     const off = convert([userSays('Hi')], { reasoning: { effort: 'none' }, temperature: 0.5 });
     assert.equal(off.thinking, undefined);

@@ -67,20 +67,20 @@ export function convertRequestToAnthropic(clientRequest: ModelRequest, upstreamM
 
 /**
  * `max_tokens` and the thinking budget. The budget is part of `max_tokens`, and Anthropic refuses a budget
- * that leaves no room to answer, so `max_tokens` grows to make room, but never past the caller's ceiling
- * (`outputTokenCeiling`): there the budget gives way instead, to half the ceiling, or to no thinking when
- * that is below Anthropic's minimum.
+ * that leaves no room to answer. A cap the request names (the client's, or one the gateway granted and
+ * reserved) or the caller's ceiling (`outputTokenCeiling`) is what was reserved and permitted, so
+ * `max_tokens` never grows past it (issue 34: `max_tokens: 10` with `reasoning_effort: xhigh` went out as
+ * 36,864): the budget gives way instead, to half the cap, or to no thinking when that is below Anthropic's
+ * minimum. Only a request without either gets `max_tokens` grown to make room for thinking.
  */
 export function outputLimits(request: ModelRequest): { maxTokens: number; thinking?: number } {
   const budget = thinkingBudget(request.reasoning);
-  let thinking = budget ? Math.max(budget, minimumThinkingBudget) : undefined;
-  let maxTokens = request.maxOutputTokens ?? defaultMaxOutputTokens;
-  if (thinking !== undefined && maxTokens <= thinking) maxTokens = thinking + defaultMaxOutputTokens;
-  const ceiling = request.outputTokenCeiling;
-  if (ceiling === undefined || maxTokens <= ceiling) return { maxTokens, thinking };
-  maxTokens = ceiling;
-  if (thinking !== undefined && thinking >= maxTokens) thinking = Math.floor(maxTokens / 2) >= minimumThinkingBudget ? Math.floor(maxTokens / 2) : undefined;
-  return { maxTokens, thinking };
+  const thinking = budget ? Math.max(budget, minimumThinkingBudget) : undefined;
+  const cap = Math.min(request.maxOutputTokens ?? Infinity, request.outputTokenCeiling ?? Infinity);
+  if (cap === Infinity) return { maxTokens: (thinking ?? 0) + defaultMaxOutputTokens, thinking };
+  if (thinking === undefined || thinking < cap) return { maxTokens: cap, thinking };
+  const half = Math.floor(cap / 2);
+  return { maxTokens: cap, thinking: half >= minimumThinkingBudget ? half : undefined };
 }
 
 function convertTools(request: ModelRequest, thinking: boolean): Pick<AnthropicRequest, 'tools' | 'tool_choice'> {

@@ -126,7 +126,7 @@ describe('countAnthropicTokens', () => {
       responseFormat: { type: 'text' as const },
       stopSequences: ['END'],
       temperature: 0.5,
-      maxOutputTokens: 100,
+      maxOutputTokens: 4_000,
       reasoning: { budgetTokens: 2048 },
     };
     assert.equal(await countAnthropicTokens(client, 'claude', request, context), 42);

@@ -34,7 +34,7 @@ describe('convertRequestToBedrock', () => {
   });
 
   it('asks Claude for thinking in additionalModelRequestFields, with room to answer and no temperature', () => {
-    const body = convert([userSays('Think')], { reasoning: { budgetTokens: 2000 }, maxOutputTokens: 1000, temperature: 0.3 });
+    const body = convert([userSays('Think')], { reasoning: { budgetTokens: 2000 }, temperature: 0.3 });
     assert.deepEqual(body.additionalModelRequestFields, { thinking: { type: 'enabled', budget_tokens: 2000 } });
     assert.ok(body.inferenceConfig!.maxTokens! > 2000);
     assert.equal(body.inferenceConfig!.temperature, undefined);

@@ -86,9 +86,9 @@ function convertGenerationConfig(request: ModelRequest): GeminiGenerationConfig 
       assertNever(format);
   }
   const asked = thinkingBudget(request.reasoning);
-  // Gemini counts thoughts against maxOutputTokens; a budget above the caller's ceiling is not asked for.
-  const ceiling = request.outputTokenCeiling;
-  const budget = asked !== undefined && ceiling !== undefined && asked > ceiling ? ceiling : asked;
+  // Gemini counts thoughts against maxOutputTokens; a budget above the cap or the caller's ceiling is not asked for.
+  const cap = Math.min(request.maxOutputTokens ?? Infinity, request.outputTokenCeiling ?? Infinity);
+  const budget = asked !== undefined && asked > cap ? cap : asked;
   // includeThoughts makes Gemini stream thought summaries, which become reasoning deltas.
   if (budget !== undefined) config.thinkingConfig = budget === 0 ? { thinkingBudget: 0 } : { thinkingBudget: budget, includeThoughts: true };
   return config;

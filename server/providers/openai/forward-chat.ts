@@ -82,9 +82,8 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
 function applyQuirks(body: Record<string, unknown>, quirks: ResolvedQuirks): Record<string, unknown> {
   const other = quirks.maxTokensField === 'max_tokens' ? 'max_completion_tokens' : 'max_tokens';
   if (body[other] !== undefined) {
-    // A client that sent both gets the one the gateway read (max_completion_tokens first, as OpenAI does),
-    // which is also the one permissions checked: the other must not slip a larger limit through.
-    body[quirks.maxTokensField] = body.max_completion_tokens ?? body.max_tokens;
+    // The server's name for the one the client sent (a body with both is refused at the front door).
+    body[quirks.maxTokensField] = body[other];
     delete body[other];
   }
   if (!quirks.streamOptions) delete body.stream_options;
