@@ -3567,8 +3567,10 @@ export type components = {
         GatewayProvider: string;
         /**
          * @description Request fields left out because the model lacks the capability (`tools`, `response_format`,
-         *     `reasoning_effort`, …), comma-separated. Absent when nothing was dropped. A model configured with
-         *     `on_unsupported: reject` answers 400 naming the field instead.
+         *     `reasoning_effort`, …), or that translation has no place for, comma-separated. A name with a character
+         *     outside printable ASCII is percent-encoded (`encodeURIComponent`), since a header carries no other
+         *     text. Absent when nothing was dropped. A model configured with `on_unsupported: reject` answers 400
+         *     naming the field instead.
          * @example tools, tool_choice
          */
         GatewayDroppedParams: string;

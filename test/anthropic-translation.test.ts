@@ -154,6 +154,19 @@ describe('translated Anthropic Messages requests', () => {
     ]);
   });
 
+  test('unknown fields named in x-gateway-dropped-params are header-safe whatever their characters (bad-input seed 107278842)', async () => {
+    openai.enqueue(textReply);
+    const response = await fetch(`${gateway.origin}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'reasoner', max_tokens: 100, messages: [{ role: 'user', content: 'Hi' }], 'max\u007f': 1, 模型: 2, 'a,b': 3 }),
+    });
+    assert.equal(response.status, 200);
+    const named = response.headers.get('x-gateway-dropped-params')!.split(', ').map(decodeURIComponent);
+    assert.deepEqual(named.sort(), ['a,b', 'max\u007f', '模型'].sort());
+    await response.text();
+  });
+
   test('an upstream stream that breaks off ends with an error event', async () => {
     const events = fixtureSseEvents('openai-chat/stream-text-include-usage.chunks.txt', 'openai-chat');
     openai.enqueue({ sse: events.slice(0, 10) });
