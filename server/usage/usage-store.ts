@@ -1,6 +1,7 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { Database, GatewayDb } from '../store/database.js';
+import type { LedgerReads } from '../store/open-ledger-reads.js';
 import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
 
 /** Which records a report covers; every field narrows it. `from` is inclusive, `to` exclusive (Unix ms). */
@@ -29,6 +30,12 @@ export interface UsageListPosition {
 /** Most records `list` returns at once. */
 export const maxListLimit = 1_000;
 
+/** Most records one export ({@link UsageStore.records}) reads. */
+export const maxExportRows = 1_000_000;
+
+/** Rows an export brings from the store at a time: one cursor chunk, or one keyset page. */
+const exportChunkRows = 1_000;
+
 const msPerDay = 86_400_000;
 
 // SQLite allows 32,766 bound values per statement (the default since 3.32, and better-sqlite3's build);
@@ -39,9 +46,22 @@ const rowsPerInsert = Math.floor(maxBoundValues / usageColumns.length);
 /**
  * The usage ledger at rest: written in batches by the `UsageRecorder`, read by usage reports and the recent
  * requests table. Works the same on SQLite and PostgreSQL.
+ *
+ * Reads (reports, pages, counts, exports) go to `reads` (store/open-ledger-reads.ts: a worker thread on
+ * SQLite, a pool of their own on PostgreSQL), so none of them runs on the event loop or takes a connection
+ * that model traffic needs; without it, they share `db`.
  */
 export class UsageStore {
-  constructor(private readonly db: GatewayDb) {}
+  private readonly reads: GatewayDb;
+  private readonly cursors: boolean;
+
+  constructor(
+    private readonly db: GatewayDb,
+    reads: Pick<LedgerReads, 'db' | 'cursors'> = { db, cursors: false },
+  ) {
+    this.reads = reads.db;
+    this.cursors = reads.cursors;
+  }
 
   /**
    * Stores records with as few statements as the database allows, all or none. A record whose ID is
@@ -69,7 +89,7 @@ export class UsageStore {
     // timestamps after 1970 is the floor: the day number since the epoch. The divisor is a literal, not a
     // bound value, so PostgreSQL sees the SELECT and GROUP BY expressions as the same.
     const dayNumber = sql<number>`created_at / ${sql.lit(msPerDay)}`;
-    const totals = this.db
+    const totals = this.reads
       .selectFrom('usage_records')
       .where((eb) => matching(eb, filter))
       .select((eb) => [
@@ -108,8 +128,45 @@ export class UsageStore {
    */
   async page(filter: UsageFilter, page: { limit: number; after?: UsageListPosition }): Promise<{ records: UsageRecord[]; more: boolean }> {
     const limit = Math.min(Math.max(Math.floor(page.limit) || 1, 1), maxListLimit);
-    const after = page.after;
-    const rows = await this.db
+    const rows = await this.newestFirst(filter, page.after).limit(limit + 1).execute();
+    return { records: rows.slice(0, limit).map(fromUsageRow), more: rows.length > limit };
+  }
+
+  /**
+   * Every record matching `filter`, newest first, up to `limit` (at most {@link maxExportRows}), for an
+   * export: read from a cursor where the reads have one (SQLite's thread), else in keyset pages, a chunk of
+   * a thousand at a time and only as fast as the consumer takes them. A consumer that stops early (`break`,
+   * `return`) closes the cursor.
+   */
+  async *records(filter: UsageFilter, options: { limit: number; after?: UsageListPosition }): AsyncGenerator<UsageRecord> {
+    let left = Math.min(Math.max(Math.floor(options.limit) || 1, 1), maxExportRows);
+    if (this.cursors) {
+      for await (const row of this.newestFirst(filter, options.after).limit(left).stream(exportChunkRows)) yield fromUsageRow(row);
+      return;
+    }
+    let after = options.after;
+    while (left > 0) {
+      const { records, more } = await this.page(filter, { limit: Math.min(left, exportChunkRows), after });
+      yield* records;
+      left -= records.length;
+      if (!more || records.length === 0) return;
+      const last = records[records.length - 1];
+      after = { createdAt: last.created_at, id: last.id };
+    }
+  }
+
+  async count(filter: UsageFilter): Promise<number> {
+    const row = await this.reads
+      .selectFrom('usage_records')
+      .where((eb) => matching(eb, filter))
+      .select((eb) => eb.fn.countAll<number | string>().as('count'))
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
+  /** Matching records after `after`, newest first (ties on the millisecond broken by ID), on the reads. */
+  private newestFirst(filter: UsageFilter, after: UsageListPosition | undefined) {
+    return this.reads
       .selectFrom('usage_records')
       .selectAll()
       .where((eb) => matching(eb, filter))
@@ -117,19 +174,7 @@ export class UsageStore {
         query.where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)])])),
       )
       .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit + 1)
-      .execute();
-    return { records: rows.slice(0, limit).map(fromUsageRow), more: rows.length > limit };
-  }
-
-  async count(filter: UsageFilter): Promise<number> {
-    const row = await this.db
-      .selectFrom('usage_records')
-      .where((eb) => matching(eb, filter))
-      .select((eb) => eb.fn.countAll<number | string>().as('count'))
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+      .orderBy('id', 'desc');
   }
 }
 
