@@ -36,18 +36,10 @@ type Reply = { id: number; error?: string } & Record<string, unknown>;
  * for await (const row of reads.selectFrom('usage_records').selectAll().stream(1000)) write(row);
  */
 export class SqliteReadDialect implements Dialect {
-  private driver: SqliteReadDriver | undefined;
-
   constructor(private readonly file: string) {}
 
   createDriver(): Driver {
-    this.driver = new SqliteReadDriver(this.file);
-    return this.driver;
-  }
-
-  /** How many cursors the thread holds open: tests check that a consumer that stopped early closed its own. */
-  async openCursors(): Promise<number> {
-    return this.driver ? ((await this.driver.ask({ kind: 'status' })).openCursors as number) : 0;
+    return new SqliteReadDriver(this.file);
   }
   createQueryCompiler() {
     return new SqliteQueryCompiler();
@@ -60,6 +52,18 @@ export class SqliteReadDialect implements Dialect {
   }
 }
 
+/** The drivers of this process whose thread may be running. */
+const drivers = new Set<SqliteReadDriver>();
+
+/**
+ * How many cursors the reader threads of this process hold open, as the threads count them: tests check
+ * that an export whose client left, or a stream broken off, closed its own.
+ */
+export async function openSqliteReadCursors(): Promise<number> {
+  const counts = await Promise.all([...drivers].map(async (driver) => (driver.running ? ((await driver.ask({ kind: 'status' })).openCursors as number) : 0)));
+  return counts.reduce((sum, count) => sum + count, 0);
+}
+
 class SqliteReadDriver implements Driver {
   private worker: Worker | undefined;
   private nextId = 1;
@@ -67,7 +71,13 @@ class SqliteReadDriver implements Driver {
 
   constructor(private readonly file: string) {}
 
-  async init(): Promise<void> {}
+  async init(): Promise<void> {
+    drivers.add(this);
+  }
+
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
 
   /** Every query is its own message, so connections are free to share: each one only names the thread. */
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -82,6 +92,7 @@ class SqliteReadDriver implements Driver {
   async rollbackTransaction(): Promise<void> {}
 
   async destroy(): Promise<void> {
+    drivers.delete(this);
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();

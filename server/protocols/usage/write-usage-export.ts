@@ -12,7 +12,8 @@ const writeBytes = 64 * 1024;
  * back rather than filling memory; a client that leaves ends the iteration, which closes the cursor.
  */
 export async function writeUsageExport(res: Response, records: AsyncIterable<UsageRecord>, form: UsageExportForm, fileName: string): Promise<void> {
-  res.status(200).type(form.mediaType).attachment(fileName);
+  // attachment() sets a type from the file's extension, which mime does not know for .ndjson: the form's wins.
+  res.status(200).attachment(fileName).type(form.mediaType);
   res.flushHeaders();
   if (form.header) await write(res, form.header);
   let pending = '';
