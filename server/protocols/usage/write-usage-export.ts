@@ -2,27 +2,21 @@ import type { Response } from 'express';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import type { UsageExportForm } from './usage-export-forms.js';
 
-/** Bytes of lines gathered before one write: few syscalls, and still a small, flat amount of memory. */
-const writeBytes = 64 * 1024;
-
 /**
- * Streams `records` to the client in `form`, as a file download. The headers (and the CSV header line) go
- * out before the first row is read, so the first byte never waits on the query. Each write that fills the
- * socket's buffer waits for `drain` before the next record is asked for, so a slow reader holds the cursor
- * back rather than filling memory; a client that leaves ends the iteration, which closes the cursor.
+ * Streams the records, a chunk (one write) at a time, to the client in `form`, as a file download. The
+ * headers (and the CSV header line) go out before the first row is read, so the first byte never waits on
+ * the query. Each write that fills the socket's buffer waits for `drain` before the next chunk is asked
+ * for, so a slow reader holds the cursor back rather than filling memory; a client that leaves ends the
+ * iteration, which closes the cursor.
  */
-export async function writeUsageExport(res: Response, records: AsyncIterable<UsageRecord>, form: UsageExportForm, fileName: string): Promise<void> {
+export async function writeUsageExport(res: Response, chunks: AsyncIterable<UsageRecord[]>, form: UsageExportForm, fileName: string): Promise<void> {
   // attachment() sets a type from the file's extension, which mime does not know for .ndjson: the form's wins.
   res.status(200).attachment(fileName).type(form.mediaType);
   res.flushHeaders();
   if (form.header) await write(res, form.header);
-  let pending = '';
   try {
-    for await (const record of records) {
-      pending += form.line(record);
-      if (pending.length < writeBytes) continue;
-      await write(res, pending);
-      pending = '';
+    for await (const chunk of chunks) {
+      await write(res, chunk.map(form.line).join(''));
       if (res.destroyed) break;
     }
   } catch (error) {
@@ -30,7 +24,7 @@ export async function writeUsageExport(res: Response, records: AsyncIterable<Usa
     res.destroy();
     throw error;
   }
-  if (!res.destroyed) res.end(pending);
+  if (!res.destroyed) res.end();
 }
 
 /** Writes a chunk and, when the socket's buffer is full, waits until it drains or the client leaves. */
