@@ -48,28 +48,40 @@ test('reports and an export over 150,000 rows leave the event loop free for chat
     return (await response.text()).split('\r\n').length - 2;
   };
 
-  const delay = monitorEventLoopDelay({ resolution: 5 });
-  delay.enable();
-  let reading = true;
-  const reads = Promise.all([report('day'), report('model'), exportRows(), report('day')]).finally(() => (reading = false));
-  const chats: number[] = [];
-  while (reading) {
+  const chat = async () => {
     const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'builtin/echo', messages: [{ role: 'user', content: 'still there?' }] }),
     });
     await response.arrayBuffer();
-    chats.push(response.status);
-  }
-  const [byDay, byModel, exported] = await reads;
-  delay.disable();
+    return response.status;
+  };
+  // The first chat compiles what a first request needs (the tests' check against OpenAI's spec among it).
+  assert.equal(await chat(), 200);
 
-  assert.deepEqual([byDay, byModel, exported], [rows, rows, rows], 'each read saw every row');
-  assert.ok(chats.length >= 5 && chats.every((status) => status === 200), `chat requests were answered while the reads ran: ${chats.length}, ${[...new Set(chats)]}`);
-  const summary = `event-loop delay p50 ${ms(delay.percentile(50)).toFixed(1)} ms, p99 ${ms(delay.percentile(99)).toFixed(1)} ms, max ${ms(delay.max).toFixed(1)} ms over ${delay.count} samples`;
-  console.log(summary);
-  assert.ok(ms(delay.percentile(99)) < 50, summary);
-  // One read on the event loop holds it for the read's whole time (a report here ~0.3 s, the export seconds).
-  assert.ok(ms(delay.max) < 250, summary);
+  /** Chat requests one after another while `reads` runs, and the event loop's delay meanwhile. */
+  const chatsDuring = async <T>(reads: Promise<T>) => {
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    let reading = true;
+    const done = reads.finally(() => (reading = false));
+    const chats: number[] = [];
+    while (reading) chats.push(await chat());
+    const result = await done;
+    delay.disable();
+    const summary = `p50 ${ms(delay.percentile(50)).toFixed(1)} ms, p99 ${ms(delay.percentile(99)).toFixed(1)} ms, max ${ms(delay.max).toFixed(1)} ms over ${delay.count} samples, ${chats.length} chats`;
+    return { result, chats, p99: ms(delay.percentile(99)), max: ms(delay.max), summary };
+  };
+
+  // The same chats alone first: what the machine (shared, in CI) and the test's own client cost the loop.
+  const idle = await chatsDuring(new Promise((resolve) => setTimeout(resolve, 3_000)));
+  const busy = await chatsDuring(Promise.all([report('day'), report('model'), exportRows(), report('day')]));
+  console.log(`event-loop delay, chats alone: ${idle.summary}; during the reads: ${busy.summary}`);
+
+  assert.deepEqual(busy.result, [rows, rows, rows, rows], 'each read saw every row');
+  assert.ok(busy.chats.length >= 5 && busy.chats.every((status) => status === 200), `chat requests were answered while the reads ran: ${busy.summary}`);
+  // A read on the event loop holds it for the read's whole time: here ~0.5 s per report, seconds for the export.
+  assert.ok(busy.p99 < idle.p99 + 50, `p99 within 50 ms of the chats alone: ${busy.summary} vs ${idle.summary}`);
+  assert.ok(busy.max < idle.max + 200, `no stall: ${busy.summary} vs ${idle.summary}`);
 });
