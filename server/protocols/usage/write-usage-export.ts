@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { writeWithBackpressure } from '../../http/streamed-response.js';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import type { UsageExportForm } from './usage-export-forms.js';
 
@@ -13,11 +14,12 @@ export async function writeUsageExport(res: Response, chunks: AsyncIterable<Usag
   // attachment() sets a type from the file's extension, which mime does not know for .ndjson: the form's wins.
   res.status(200).attachment(fileName).type(form.mediaType);
   res.flushHeaders();
-  if (form.header) await write(res, form.header);
+  if (form.header && !res.destroyed) await writeWithBackpressure(res, form.header);
   try {
     for await (const chunk of chunks) {
-      await write(res, chunk.map(form.line).join(''));
+      // Checked before each write: a write to a closed response would wait for a `drain` that never comes.
       if (res.destroyed) break;
+      await writeWithBackpressure(res, chunk.map(form.line).join(''));
     }
   } catch (error) {
     // Headers are out: a cut connection tells the client the file is incomplete, where an end would not.
@@ -25,18 +27,4 @@ export async function writeUsageExport(res: Response, chunks: AsyncIterable<Usag
     throw error;
   }
   if (!res.destroyed) res.end();
-}
-
-/** Writes a chunk and, when the socket's buffer is full, waits until it drains or the client leaves. */
-async function write(res: Response, chunk: string): Promise<void> {
-  if (res.write(chunk) || res.destroyed) return;
-  await new Promise<void>((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
