@@ -9,6 +9,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
+import { Agent, setGlobalDispatcher } from 'undici';
 import { loadSqlite } from '../../server/store/load-sqlite.mjs';
 import { benchGatewayConfig } from './bench-gateway-config.js';
 import { fillLedgerThroughGateway, ledgerScaleModels } from './fill-ledger-through-gateway.js';
@@ -22,6 +23,10 @@ const outputFile = 'bench/ledger-scale-results.json';
 const dayMs = 86_400_000;
 const spreadDays = 60;
 const adminKey = `bench-admin-${process.pid}`;
+
+// Idle connections are dropped after a second, before the gateway's own 5 s keep-alive closes them from its
+// side: otherwise the first request after a long backdate can go out on a socket the gateway is closing.
+setGlobalDispatcher(new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000 }));
 
 interface Latency {
   medianMs: number;
@@ -183,7 +188,7 @@ async function chatLatency(gateway: GatewayProcess, key: string, load: (stop: Ab
 /** The whole CSV export of the range, read as fast as the client can; its first byte's time, rows and duration. */
 async function exportAll(gateway: GatewayProcess, range: string): Promise<{ firstByteMs: number; rows: number; seconds: number }> {
   const started = performance.now();
-  const response = await fetchAgain(`${gateway.origin}/admin/v1/usage/records?${range}`, { headers: { authorization: `Bearer ${adminKey}`, accept: 'text/csv' } });
+  const response = await fetch(`${gateway.origin}/admin/v1/usage/records?${range}`, { headers: { authorization: `Bearer ${adminKey}`, accept: 'text/csv' } });
   let firstByteMs = 0;
   let lineBreaks = 0;
   for await (const chunk of response.body! as unknown as AsyncIterable<Uint8Array>) {
@@ -201,29 +206,15 @@ async function timed<T>(run: () => Promise<T>): Promise<{ ms: number; value: T }
 }
 
 async function get(gateway: GatewayProcess, path: string, key: string): Promise<unknown> {
-  const response = await fetchAgain(`${gateway.origin}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const response = await fetch(`${gateway.origin}${path}`, { headers: { authorization: `Bearer ${key}` } });
   if (!response.ok) throw new Error(`GET ${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }
 
 async function post(gateway: GatewayProcess, path: string, body: unknown, key = adminKey): Promise<unknown> {
-  const response = await fetchAgain(`${gateway.origin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${gateway.origin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${await response.text()}`);
   return response.json();
-}
-
-/**
- * fetch, once more when the connection it reused had been closed by the gateway (idle past its keep-alive
- * while the bench backdated rows): EPIPE or ECONNRESET before any answer.
- */
-async function fetchAgain(url: string, init: RequestInit): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = ((error as { cause?: { code?: string } }).cause ?? {}).code;
-    if (code !== 'EPIPE' && code !== 'ECONNRESET') throw error;
-    return fetch(url, init);
-  }
 }
 
 /** A schema of the bench's own, so its rows never mix with anything else in that database. */
