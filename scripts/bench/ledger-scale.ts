@@ -6,7 +6,7 @@
 // with `--postgres <url>` (a schema of its own, dropped at the end; `--skip-sqlite` for PostgreSQL alone).
 // Writes bench/ledger-scale-results.json (or `--output <file>`).
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
     await upstream.stop();
   }
   const report = { machine: describeMachine(), calls, spreadDays, results };
-  const outputPath = join(repoRoot, values.output);
+  const outputPath = resolve(repoRoot, values.output);
   mkdirSync(dirname(outputPath), { recursive: true });
   writeFileSync(outputPath, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\n${JSON.stringify(results, null, 2)}\n\nWrote ${values.output}`);
