@@ -7,7 +7,7 @@ import { SqliteReadDialect } from './sqlite-read-dialect.js';
 const readPoolSize = 2;
 
 /**
- * How long PostgreSQL lets one ledger read run before it cancels it. An export reads in pages of a thousand
+ * How long PostgreSQL lets one ledger read run before it cancels it. An export reads in pages of 500
  * rows, so only a report over months of detail rows comes near it.
  */
 export const ledgerReadTimeoutMs = 60_000;
