@@ -73,6 +73,9 @@ async function measureOn(store: 'SQLite' | 'PostgreSQL', upstreamPort: number, c
     await waitForRows(gateway, served);
     console.log(`[${store}] ${served} rows stored; backdating them over ${spreadDays} days`);
     const backdateSeconds = await backdate(store, gateway, schema?.client);
+    // On SQLite the UPDATE blocked this process's event loop: let it hear of the keep-alive connections the
+    // gateway closed meanwhile before the next request picks one of them ("other side closed").
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
 
     const to = Math.floor(Date.now() / 1000) + 1;
     const from = to - (spreadDays + 1) * 86_400;
@@ -115,6 +118,9 @@ async function measureOn(store: 'SQLite' | 'PostgreSQL', upstreamPort: number, c
       export: exportRun,
       chat: { idle, duringReports, duringExport },
     };
+  } catch (error) {
+    console.error(`[${store}] gateway said:`, JSON.stringify(gateway.logSummary(), null, 2));
+    throw error;
   } finally {
     await gateway.stop();
   }
