@@ -175,8 +175,13 @@ export class UsageStore {
       .selectFrom('usage_records')
       .selectAll()
       .where((eb) => matching(eb, filter))
+      // `created_at <= …` says again what the OR implies, as a bound the time index can start from: without
+      // it PostgreSQL walked the index from the newest row to the position on every page (130 ms a page at
+      // 300,000 rows, slower the further an export got).
       .$if(after !== undefined, (query) =>
-        query.where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)])])),
+        query
+          .where('created_at', '<=', after!.createdAt)
+          .where((eb) => eb.or([eb('created_at', '<', after!.createdAt), eb.and([eb('created_at', '=', after!.createdAt), eb('id', '<', after!.id)])])),
       )
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc');
