@@ -75,8 +75,8 @@ test('reports and an export over 150,000 rows leave the event loop free for chat
     while (reading) chats.push(await chat());
     const result = await done;
     delay.disable();
-    const summary = `p50 ${ms(delay.percentile(50)).toFixed(1)} ms, p99 ${ms(delay.percentile(99)).toFixed(1)} ms, max ${ms(delay.max).toFixed(1)} ms over ${delay.count} samples, ${chats.length} chats`;
-    return { result, chats, p99: ms(delay.percentile(99)), max: ms(delay.max), summary };
+    const summary = `p50 ${ms(delay.percentile(50)).toFixed(1)} ms, p99 ${ms(delay.percentile(99)).toFixed(1)} ms, p99.5 ${ms(delay.percentile(99.5)).toFixed(1)} ms, max ${ms(delay.max).toFixed(1)} ms over ${delay.count} samples, ${chats.length} chats`;
+    return { result, chats, p99: ms(delay.percentile(99)), p995: ms(delay.percentile(99.5)), summary };
   };
 
   // The same chats alone first: what the machine (shared, in CI) and the test's own client cost the loop.
@@ -86,7 +86,9 @@ test('reports and an export over 150,000 rows leave the event loop free for chat
 
   assert.deepEqual(busy.result, [rows, rows, rows, rows], 'each read saw every row');
   assert.ok(busy.chats.length >= 5 && busy.chats.every((status) => status === 200), `chat requests were answered while the reads ran: ${busy.summary}`);
-  // A read on the event loop holds it for the read's whole time: here ~0.5 s per report, seconds for the export.
+  // A read on the event loop holds it for the read's whole time (here ~0.5 s per report, seconds for the
+  // export: a few chats, and most samples that long). Not the maximum: on a shared CI machine one sample in a
+  // thousand can be a descheduled process or a major GC.
   assert.ok(busy.p99 < idle.p99 + 50, `p99 within 50 ms of the chats alone: ${busy.summary} vs ${idle.summary}`);
-  assert.ok(busy.max < idle.max + 200, `no stall: ${busy.summary} vs ${idle.summary}`);
+  assert.ok(busy.p995 < 250, `no stall: ${busy.summary} vs ${idle.summary}`);
 });
