@@ -1129,8 +1129,11 @@ export type paths = {
         };
         /**
          * Your account's recent requests
-         * @description Rows of the usage ledger, newest first, for the caller's own account. With `Accept: text/csv` the
-         *     answer is every matching row (up to 1,000,000) as CSV, streamed, instead of one JSON page.
+         * @description Rows of the usage ledger, newest first, for the caller's own account. With `Accept: text/csv` or
+         *     `Accept: application/x-ndjson` the answer is every matching row from `before` on (up to `limit`, at
+         *     most 1,000,000) as a file, streamed from a cursor, instead of one JSON page. CSV cells that a
+         *     spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) get a leading `'`;
+         *     NDJSON has one record per line, in the shape of the JSON page's `data` items.
          */
         get: operations["listMyUsageRecords"];
         put?: never;
@@ -3499,7 +3502,7 @@ export type components = {
          * @example key_3f9a1c2b7d4e8f60
          */
         KeyId: string;
-        /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
+        /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit on a JSON page is refused with 400. Every page but the last has a `next_before`, whatever the limit. For a CSV or NDJSON export, the most records the file holds, 1 to 1,000,000 (default 1,000,000). */
         UsageRecordLimit: number;
         /** @description The `next_before` of the previous page, to read on from there. */
         UsageRecordCursor: string;
@@ -3568,7 +3571,7 @@ export type components = {
         /**
          * @description Request fields left out because the model lacks the capability (`tools`, `response_format`,
          *     `reasoning_effort`, …), or that translation has no place for, comma-separated. A name with a character
-         *     outside printable ASCII is percent-encoded (`encodeURIComponent`), since a header carries no other
+         *     outside printable ASCII, or a comma, is percent-encoded (`encodeURIComponent`), since a header carries no other
          *     text. Absent when nothing was dropped. A model configured with `on_unsupported: reject` answers 400
          *     naming the field instead.
          * @example tools, tool_choice
@@ -5155,7 +5158,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
+                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit on a JSON page is refused with 400. Every page but the last has a `next_before`, whatever the limit. For a CSV or NDJSON export, the most records the file holds, 1 to 1,000,000 (default 1,000,000). */
                 limit?: components["parameters"]["UsageRecordLimit"];
                 /** @description The `next_before` of the previous page, to read on from there. */
                 before?: components["parameters"]["UsageRecordCursor"];
@@ -5166,7 +5169,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of records, or all of them as CSV. */
+            /** @description One page of records, or every matching one (up to `limit`) as CSV or NDJSON, streamed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5174,6 +5177,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UsageRecordList"];
                     "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["AdminBadRequest"];
@@ -5248,7 +5252,7 @@ export interface operations {
                 from?: components["parameters"]["UsageFrom"];
                 /** @description Unix seconds; requests before it (default now). */
                 to?: components["parameters"]["UsageTo"];
-                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit is refused with 400. Every page but the last has a `next_before`, whatever the limit. CSV answers ignore it. */
+                /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit on a JSON page is refused with 400. Every page but the last has a `next_before`, whatever the limit. For a CSV or NDJSON export, the most records the file holds, 1 to 1,000,000 (default 1,000,000). */
                 limit?: components["parameters"]["UsageRecordLimit"];
                 /** @description The `next_before` of the previous page, to read on from there. */
                 before?: components["parameters"]["UsageRecordCursor"];
@@ -5259,7 +5263,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One page of records, or all of them as CSV. */
+            /** @description One page of records, or every matching one (up to `limit`) as CSV or NDJSON, streamed. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5267,6 +5271,7 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["UsageRecordList"];
                     "text/csv": string;
+                    "application/x-ndjson": string;
                 };
             };
             400: components["responses"]["OpenAIBadRequest"];

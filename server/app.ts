@@ -37,6 +37,7 @@ import { createHandlers } from './routes.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
+import { openLedgerReads } from './store/open-ledger-reads.js';
 import { ResponseStore } from './store/response-store.js';
 import { startLedgerRetention } from './usage/ledger-retention.js';
 import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
@@ -79,7 +80,9 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   const keys = new KeyStore(db);
   const accounts = new AccountStore(db);
   const authenticator = new KeyAuthenticator(keys, accounts);
-  const usage = new UsageStore(db);
+  // Reports and exports run apart from model traffic: a thread on SQLite, a pool of their own on PostgreSQL.
+  const ledgerReads = await openLedgerReads(db);
+  const usage = new UsageStore(db, ledgerReads);
   const sqliteFile = sqliteFileOf(db);
   // On SQLite the ledger is written from its own thread: better-sqlite3 would block the event loop.
   const ledger = sqliteFile ? new SqliteLedgerWriter(sqliteFile) : usage;
@@ -180,6 +183,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       await syncLedger?.idle();
       await recorder.close();
       if (ledger instanceof SqliteLedgerWriter) await ledger.close();
+      await ledgerReads.close();
       await limits.close();
       await registry.close();
       await tracing?.shutdown();

@@ -12,7 +12,7 @@ import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
 import { openDatabase } from '../server/store/database.js';
 import { newUsageRecordId, type UsageRecord } from '../server/usage/usage-record.js';
-import { maxListLimit, UsageStore } from '../server/usage/usage-store.js';
+import { maxExportRows, maxListLimit, UsageStore } from '../server/usage/usage-store.js';
 import { adminApi } from './helpers/admin-api.js';
 import { startFakeUpstream, type FakeUpstream, type SseEvent } from './helpers/fake-upstream.js';
 import { ledgerRow } from './helpers/ledger-row.js';
@@ -323,7 +323,7 @@ describe('GET /v1/usage/records pages through every row at every limit', () => {
   test('a limit above the largest page is refused with a 400 that states the largest', async () => {
     const spec = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as { components: { parameters: Record<string, { schema: { maximum: number } }> } };
     const maximum = spec.components.parameters.UsageRecordLimit!.schema.maximum;
-    assert.equal(maximum, maxListLimit, 'the contract and the store agree on the largest page');
+    assert.equal(maximum, maxExportRows, 'the contract and the store agree on the largest export (a JSON page is refused past maxListLimit)');
     const response = await fetch(`${gateway.origin}/v1/usage/records?limit=${maxListLimit + 1}`, { headers: { authorization: `Bearer ${key}` } });
     assert.equal(response.status, 400);
     assert.match(JSON.stringify(await response.json()), new RegExp(String(maxListLimit)));

@@ -15,6 +15,8 @@ export interface GatewayProcess {
   port: number;
   pid: number;
   apiKey: string;
+  /** Its GATEWAY_DATA_DIR (the SQLite store is `gateway.sqlite` in it), removed on exit. */
+  dataDir: string;
   /** What the gateway printed so far (at LOG_LEVEL=warn: only warnings and errors; none expected). */
   logSummary(): GatewayLogSummary;
   stop(): Promise<void>;
@@ -25,11 +27,11 @@ export interface GatewayProcess {
  * Node, NODE_ENV=production, LOG_LEVEL=warn) in its own process, with SQLite and config in a temp directory
  * that is removed on exit, and an API key made beforehand with the key CLI. Resolves once /healthz answers.
  * `nodeArgs` go before the script (e.g. `--cpu-prof`); `workers` sets WORKERS; `config` (gateway.yaml text)
- * replaces the bench's config (bench-gateway-config.ts); `databaseUrl` (PostgreSQL) replaces the SQLite store.
+ * replaces the bench's config (bench-gateway-config.ts); `databaseUrl` (PostgreSQL) replaces the SQLite store; `adminKey` turns the admin API on.
  */
 export async function startGatewayProcess(
   upstreamPort: number,
-  options: { nodeArgs?: string[]; workers?: number; config?: string; databaseUrl?: string } = {},
+  options: { nodeArgs?: string[]; workers?: number; config?: string; databaseUrl?: string; adminKey?: string } = {},
 ): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -38,6 +40,7 @@ export async function startGatewayProcess(
   const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
   if (options.workers !== undefined) env.WORKERS = String(options.workers);
   if (options.databaseUrl !== undefined) env.GATEWAY_DATABASE_URL = options.databaseUrl;
+  if (options.adminKey !== undefined) env.GATEWAY_ADMIN_KEY = options.adminKey;
 
   const [apiKey, script] = await Promise.all([createApiKey(env), productionBuild()]);
   const port = await freePort();
@@ -63,6 +66,7 @@ export async function startGatewayProcess(
     port,
     pid: child.pid!,
     apiKey,
+    dataDir,
     logSummary: () => mergeSummaries(stdout.summary(), stderr.summary()),
     stop: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Limits, Permissions } from '../access/access-types.js';
 import { databaseTimeoutDefaults, type Settings } from '../config/settings.js';
 import { loadSqlite } from './load-sqlite.mjs';
-import { createPostgresPool } from './postgres-pool.js';
+import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
 
 /** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
 export interface Database {
@@ -154,12 +154,22 @@ async function openSqlite(file: string): Promise<GatewayDb> {
   return db;
 }
 
+/** How each store opened by `openDatabase` on PostgreSQL reached it (none for SQLite). */
+const postgresPools = new WeakMap<GatewayDb, { connectionString: string; pool: PostgresPoolOptions }>();
+
+/** The connection string and pool options of a store on PostgreSQL, for code that opens a pool of its own (the ledger's reads). */
+export function postgresPoolOf(db: GatewayDb): { connectionString: string; pool: PostgresPoolOptions } | undefined {
+  return postgresPools.get(db);
+}
+
 async function openPostgres(connectionString: string, options: OpenDatabaseOptions): Promise<GatewayDb> {
   const { default: pg } = await import('pg');
-  const pool = createPostgresPool(pg, connectionString, {
+  const poolOptions: PostgresPoolOptions = {
     connectTimeoutMs: options.databaseConnectTimeoutMs ?? databaseTimeoutDefaults.databaseConnectTimeoutMs,
     queryTimeoutMs: options.databaseQueryTimeoutMs ?? databaseTimeoutDefaults.databaseQueryTimeoutMs,
     logger: options.logger,
-  });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPostgresPool(pg, connectionString, poolOptions) }) });
+  postgresPools.set(db, { connectionString, pool: poolOptions });
+  return db;
 }

@@ -9,6 +9,12 @@ export interface PostgresPoolOptions {
   queryTimeoutMs: number;
   /** Told about connections lost while idle; without it they are dropped silently (the key CLI). */
   logger?: Logger;
+  /** Most connections at once (10 unless given). */
+  max?: number;
+  /** The server cancels a statement running longer (PostgreSQL's `statement_timeout`); none unless given. */
+  statementTimeoutMs?: number;
+  /** What the pool's connections call themselves in `pg_stat_activity` ({@link postgresApplicationName} unless given). */
+  applicationName?: string;
 }
 
 /** What the gateway calls itself in `pg_stat_activity`, unless the connection string names something else. */
@@ -29,8 +35,9 @@ export function createPostgresPool(pg: typeof pgModule, connectionString: string
   const pool = new (markingPool(pg))({
     connectionString,
     // A connection string's own `application_name` wins (pg reads it over these options).
-    application_name: postgresApplicationName,
-    max: 10,
+    application_name: options.applicationName ?? postgresApplicationName,
+    max: options.max ?? 10,
+    ...(options.statementTimeoutMs === undefined ? {} : { statement_timeout: options.statementTimeoutMs }),
     connectionTimeoutMillis: options.connectTimeoutMs,
     Client: markingClient(pg, options.queryTimeoutMs),
     // BIGINT columns hold Unix seconds; they fit a JS number, so parse them as one.

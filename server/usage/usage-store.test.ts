@@ -4,8 +4,10 @@ import { after, before, describe, test } from 'node:test';
 import { testDatabases } from '../../test/helpers/test-databases.js';
 import type { GatewayDb } from '../store/database.js';
 import { migrateToLatest } from '../store/migrations.js';
+import { openLedgerReads, type LedgerReads } from '../store/open-ledger-reads.js';
 import { newUsageRecordId, type UsageRecord } from './usage-record.js';
-import { maxListLimit, UsageStore } from './usage-store.js';
+import type { UsageListPosition } from './usage-store.js';
+import { maxExportRows, maxListLimit, UsageStore } from './usage-store.js';
 
 const day = (date: string, hour = 0) => Date.parse(`${date}T00:00:00Z`) + hour * 3_600_000;
 
@@ -41,6 +43,7 @@ for (const [name, open] of testDatabases) {
     let db: GatewayDb;
     let cleanup: () => Promise<void>;
     let store: UsageStore;
+    let reads: LedgerReads;
     const records = [
       usage({ created_at: day('2025-03-01', 1), model: 'beta' }),
       usage({ created_at: day('2025-03-01', 23), estimated: true, completed: false, status: 499 }),
@@ -51,10 +54,13 @@ for (const [name, open] of testDatabases) {
     before(async () => {
       ({ db, cleanup } = await open());
       await migrateToLatest(db);
-      store = new UsageStore(db);
+      // Every read below goes where the gateway sends it: the reader thread (SQLite), the read pool (PostgreSQL).
+      reads = await openLedgerReads(db);
+      store = new UsageStore(db, reads);
       await store.insertMany(records);
     });
     after(async () => {
+      await reads?.close();
       await db?.destroy();
       await cleanup?.();
     });
@@ -117,6 +123,38 @@ for (const [name, open] of testDatabases) {
       const seen = new Set([...first.records, ...second.records].map((record) => record.id));
       assert.equal(seen.size, rows.length, 'every row once');
       assert.deepEqual((await store.page({ accountId: 'acct_pages' }, { limit: maxListLimit + 1 })).records.length, maxListLimit, 'a larger limit is clamped');
+    });
+
+    test('exports every matching record newest first, in chunks, up to the limit and from a position', async () => {
+      const rows = Array.from({ length: 1_234 }, (_, index) => usage({ created_at: day('2025-06-01') + (index % 300), account_id: 'acct_export' }));
+      await store.insertMany(rows);
+      const exported = async (options: Parameters<UsageStore['records']>[1]) => {
+        const chunks: number[] = [];
+        const ids: string[] = [];
+        for await (const chunk of store.records({ accountId: 'acct_export' }, options)) {
+          chunks.push(chunk.length);
+          ids.push(...chunk.map((record) => record.id));
+        }
+        return { chunks, ids };
+      };
+      const all = await exported({ limit: maxExportRows });
+      const pages: string[] = [];
+      for (let after: UsageListPosition | undefined, more = true; more; ) {
+        const page = await store.page({ accountId: 'acct_export' }, { limit: maxListLimit, after });
+        pages.push(...page.records.map((record) => record.id));
+        const last = page.records.at(-1)!;
+        ({ more } = page);
+        after = { createdAt: last.created_at, id: last.id };
+      }
+      assert.deepEqual(all.ids, pages, 'the pages’ records in the pages’ order');
+      assert.ok(all.chunks.length > 1 && all.chunks.every((size) => size <= 1_000), `chunks of at most 1,000: ${all.chunks}`);
+      assert.deepEqual((await exported({ limit: 7 })).ids, pages.slice(0, 7));
+      const at = await store.list({ accountId: 'acct_export' }, { limit: 10 });
+      assert.deepEqual((await exported({ limit: 3, after: { createdAt: at[9].created_at, id: at[9].id } })).ids, pages.slice(10, 13));
+
+      let taken = 0;
+      for await (const _chunk of store.records({ accountId: 'acct_export' }, { limit: maxExportRows })) if (++taken === 1) break;
+      assert.equal(await store.count({ accountId: 'acct_export' }), 1_234, 'the reads still answer after an export broken off');
     });
   });
 }

@@ -2,11 +2,13 @@ import type { Request, Response } from 'express';
 import type { OperationHandlers } from '../../../generated/operations.js';
 import { adminOnly } from '../../access/admin-only.js';
 import { principalOf } from '../../access/principal-of.js';
+import { GatewayError } from '../../core/gateway-error.js';
 import { retentionHorizon } from '../../usage/ledger-retention.js';
 import type { UsageGrouping } from '../../usage/summarize-usage.js';
-import type { UsageFilter, UsageStore } from '../../usage/usage-store.js';
+import { maxExportRows, maxListLimit, type UsageFilter, type UsageStore } from '../../usage/usage-store.js';
+import { usageExportForms } from './usage-export-forms.js';
 import { decodeUsageCursor, encodeUsageCursor } from './usage-record-cursor.js';
-import { writeUsageCsv } from './write-usage-csv.js';
+import { writeUsageExport } from './write-usage-export.js';
 
 type UsageHandlers = Pick<OperationHandlers, 'getAdminUsage' | 'getUsage' | 'listUsageRecords' | 'listMyUsageRecords'>;
 
@@ -40,13 +42,19 @@ export function createUsageHandlers(store: UsageStore, retentionDays: number | u
   const records = async (req: Request, res: Response, accountId: string | undefined) => {
     const query = req.query as UsageQuery;
     const filter = filterOf(query, accountId, timeWindow(query));
-    // CSV only when asked for by name: `*/*` and a missing Accept get the JSON page (the first listed wins ties).
-    if (req.accepts(['application/json', 'text/csv']) === 'text/csv') {
-      return writeUsageCsv(res, store, filter, `usage-${new Date().toISOString().slice(0, 10)}.csv`);
-    }
-    // The contract bounds `limit` (1 to maxListLimit), so the validator has refused any other.
-    const limit = query.limit === undefined ? defaultRecordLimit : Number(query.limit);
     const after = query.before === undefined ? undefined : decodeUsageCursor(query.before);
+    // An export only when asked for by name: `*/*` and a missing Accept get the JSON page (the first listed wins ties).
+    const form = req.accepts(['application/json', ...Object.keys(usageExportForms)]);
+    if (form === 'text/csv' || form === 'application/x-ndjson') {
+      // The contract bounds `limit` to 1..maxExportRows, so the validator has refused any other.
+      const limit = query.limit === undefined ? maxExportRows : Number(query.limit);
+      const fileName = `usage-${new Date().toISOString().slice(0, 10)}.${usageExportForms[form].extension}`;
+      return writeUsageExport(res, store.records(filter, { limit, after }), usageExportForms[form], fileName);
+    }
+    const limit = query.limit === undefined ? defaultRecordLimit : Number(query.limit);
+    if (limit > maxListLimit) {
+      throw new GatewayError('invalid_request', `'limit' is at most ${maxListLimit} for a JSON page (up to ${maxExportRows} for a CSV or NDJSON export).`, { param: 'limit' });
+    }
     const page = await store.page(filter, { limit, after });
     // Which upstream deployment served a request is the operator's business, not the contract's.
     const data = page.records.map(({ deployment: _deployment, ...record }) => record);
