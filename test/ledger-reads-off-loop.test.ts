@@ -88,7 +88,9 @@ test('reports and an export over 150,000 rows leave the event loop free for chat
   assert.ok(busy.chats.length >= 5 && busy.chats.every((status) => status === 200), `chat requests were answered while the reads ran: ${busy.summary}`);
   // A read on the event loop holds it for the read's whole time (here ~0.5 s per report, seconds for the
   // export: a few chats, and most samples that long). Not the maximum: on a shared CI machine one sample in a
-  // thousand can be a descheduled process or a major GC.
-  assert.ok(busy.p99 < idle.p99 + 50, `p99 within 50 ms of the chats alone: ${busy.summary} vs ${idle.summary}`);
-  assert.ok(busy.p995 < 250, `no stall: ${busy.summary} vs ${idle.summary}`);
+  // thousand can be a descheduled process or a major GC. The bounds leave room for a loaded 2-core machine
+  // running another test file beside this one (the export's formatting is the loop's own work, paced to a
+  // quarter of it, and competes with that file for the cores); a read on the loop is off by seconds.
+  assert.ok(busy.p99 < idle.p99 + 150, `p99 within 150 ms of the chats alone: ${busy.summary} vs ${idle.summary}`);
+  assert.ok(busy.p995 < 400, `no stall: ${busy.summary} vs ${idle.summary}`);
 });
