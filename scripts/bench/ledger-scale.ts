@@ -11,6 +11,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { loadSqlite } from '../../server/store/load-sqlite.mjs';
+import { rollUpStoredRowsSql } from '../../server/usage/usage-rollup.js';
 import { benchGatewayConfig } from './bench-gateway-config.js';
 import { fillLedgerThroughGateway, ledgerScaleModels } from './fill-ledger-through-gateway.js';
 import { describeMachine } from './machine-info.js';
@@ -150,18 +151,25 @@ async function waitForRows(gateway: GatewayProcess, served: number): Promise<voi
   for (let stored = 0; stored < served; stored = await totalRequests(gateway, report)) await new Promise((resolve) => setTimeout(resolve, 2_000));
 }
 
-/** Spreads every row's `created_at` uniformly over the last {@link spreadDays} days, in one UPDATE; returns seconds taken. */
+/**
+ * Spreads every row's `created_at` uniformly over the last {@link spreadDays} days, in one UPDATE, and rolls the
+ * rows up again for their new hours; returns seconds taken.
+ */
 async function backdate(store: 'SQLite' | 'PostgreSQL', gateway: GatewayProcess, client?: pg.Client): Promise<number> {
   const started = performance.now();
   const now = Date.now();
   if (store === 'PostgreSQL') {
     await client!.query('UPDATE usage_records SET created_at = $1::bigint - floor(random() * $2)::bigint', [now, spreadDays * dayMs]);
+    await client!.query('DELETE FROM usage_rollups');
+    await client!.query(rollUpStoredRowsSql);
     await client!.query('VACUUM ANALYZE usage_records');
   } else {
     const SQLite = await loadSqlite();
     const sqlite = new SQLite(join(gateway.dataDir, 'gateway.sqlite'));
     sqlite.pragma('busy_timeout = 10000');
     sqlite.prepare('UPDATE usage_records SET created_at = ? - (abs(random()) % ?)').run(now, spreadDays * dayMs);
+    sqlite.exec('DELETE FROM usage_rollups');
+    sqlite.exec(rollUpStoredRowsSql);
     sqlite.exec('ANALYZE');
     sqlite.close();
   }

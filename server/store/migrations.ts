@@ -1,7 +1,5 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-
-/** Rollups are per UTC hour: the hour number since the epoch is `created_at` (ms) divided by this. */
-const msPerHour = 3_600_000;
+import { rollUpStoredRowsSql } from '../usage/usage-rollup.js';
 
 /**
  * Schema migrations, in order. Written with Kysely's schema builder so the same migration runs on SQLite
@@ -164,13 +162,8 @@ const migrations: Record<string, Migration> = {
         .execute();
       // The admin's reports read a range of hours (the key); an account's, its own hours.
       await db.schema.createIndex('usage_rollups_account_hour').on('usage_rollups').columns(['account_id', 'hour']).execute();
-      // Rows stored before now, in one statement (the same expressions as usage-rollup.ts).
-      await sql`insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, input_tokens, cached_input_tokens,
-          output_tokens, reasoning_tokens, image_count, cost_usd, estimated)
-        select created_at / ${sql.lit(msPerHour)}, account_id, key_id, coalesce(model, ''), status / 100, count(*), sum(input_tokens),
-          sum(cached_input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(image_count), sum(cost_usd), sum(estimated)
-        from usage_records
-        group by created_at / ${sql.lit(msPerHour)}, account_id, key_id, coalesce(model, ''), status / 100`.execute(db);
+      // Rows stored before now, in one statement.
+      await sql.raw(rollUpStoredRowsSql).execute(db);
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('usage_rollups').execute();
