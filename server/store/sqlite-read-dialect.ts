@@ -12,14 +12,13 @@ import {
   type QueryResult,
 } from 'kysely';
 import { projectRoot } from '../project-root.js';
+import { WorkerRequests, type WorkerReply } from './worker-requests.js';
 
 // Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
 const workerPath = join(projectRoot, 'server/store/sqlite-read-worker.mjs');
 
 /** Rows a cursor brings over per message when the caller names no chunk size. */
 const defaultChunkRows = 1_000;
-
-type Reply = { id: number; error?: string } & Record<string, unknown>;
 
 /**
  * A Kysely dialect that runs SELECTs on an SQLite file from a worker thread (sqlite-read-worker.mjs), with
@@ -65,18 +64,18 @@ export async function openSqliteReadCursors(): Promise<number> {
 }
 
 class SqliteReadDriver implements Driver {
-  private worker: Worker | undefined;
-  private nextId = 1;
-  private readonly waiting = new Map<number, { worker: Worker; resolve: (reply: Reply) => void; reject: (error: Error) => void }>();
+  private readonly thread: WorkerRequests;
 
-  constructor(private readonly file: string) {}
+  constructor(file: string) {
+    this.thread = new WorkerRequests(() => new Worker(workerPath, { workerData: { file } }), 'usage ledger: reader thread');
+  }
 
   async init(): Promise<void> {
     drivers.add(this);
   }
 
   get running(): boolean {
-    return this.worker !== undefined;
+    return this.thread.running;
   }
 
   /** Every query is its own message, so connections are free to share: each one only names the thread. */
@@ -93,52 +92,19 @@ class SqliteReadDriver implements Driver {
 
   async destroy(): Promise<void> {
     drivers.delete(this);
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+    await this.thread.close();
   }
 
   /** Posts one message to the thread (started on first use) and resolves with its answer. */
-  ask(message: Record<string, unknown>): Promise<Reply> {
-    const worker = this.thread();
-    const id = this.nextId++;
-    // Referenced while a query is out, so the process waits for its answer; idle, the thread keeps nothing alive.
-    worker.ref();
-    return new Promise((resolve, reject) => {
-      this.waiting.set(id, { worker, resolve, reject });
-      worker.postMessage({ ...message, id });
-    });
-  }
-
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(workerPath, { workerData: { file: this.file } });
-    worker.on('message', (reply: Reply) => {
-      const waiter = this.waiting.get(reply.id);
-      this.waiting.delete(reply.id);
-      if (![...this.waiting.values()].some((other) => other.worker === worker)) worker.unref();
-      if (reply.error === undefined) waiter?.resolve(reply);
-      else waiter?.reject(new Error(`usage ledger: ${reply.error}`));
-    });
-    const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const [id, waiter] of this.waiting) {
-        if (waiter.worker !== worker) continue;
-        this.waiting.delete(id);
-        waiter.reject(error);
-      }
-    };
-    worker.on('error', (error: unknown) => failAll(new Error(`usage ledger: reader thread failed: ${String((error as { message?: unknown })?.message ?? error)}`)));
-    worker.on('exit', (code) => failAll(new Error(`usage ledger: reader thread exited with code ${code}`)));
-    this.worker = worker;
-    return worker;
+  ask(message: Record<string, unknown>): Promise<WorkerReply> {
+    return this.thread.send(message);
   }
 }
 
 let nextCursorId = 1;
 
 class SqliteReadConnection implements DatabaseConnection {
-  constructor(private readonly ask: (message: Record<string, unknown>) => Promise<Reply>) {}
+  constructor(private readonly ask: (message: Record<string, unknown>) => Promise<WorkerReply>) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const { rows } = await this.ask({ kind: 'query', sql: compiled.sql, parameters: compiled.parameters });

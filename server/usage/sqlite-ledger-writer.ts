@@ -1,22 +1,16 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { projectRoot } from '../project-root.js';
+import { WorkerRequests } from '../store/worker-requests.js';
 import type { Database } from '../store/database.js';
 import { toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
 import { msPerHour, rolledUpSums, rollupKeyColumns } from './usage-rollup.js';
 
 /**
  * What the writer thread (sqlite-ledger-worker.mjs) is sent: a batch of rows to store, or one batch of
- * retention's deletes. `id` pairs it with its answer.
+ * retention's deletes. Its answer's `changes` is the rows a delete removed.
  */
-type LedgerTask = { id: number; rows: Array<Database['usage_records']> } | { id: number; deleteBefore: { time: number; limit: number } };
-
-/** The writer thread's answer: no `error` once done; `changes`, the rows a delete removed. */
-interface LedgerTaskResult {
-  id: number;
-  error?: string;
-  changes?: number;
-}
+type LedgerTask = { rows: Array<Database['usage_records']> } | { deleteBefore: { time: number; limit: number } };
 
 // Plain JavaScript, found from the project root, so the same file runs from the sources and from the bundle.
 const workerPath = join(projectRoot, 'server/usage/sqlite-ledger-worker.mjs');
@@ -38,69 +32,32 @@ const workerPath = join(projectRoot, 'server/usage/sqlite-ledger-worker.mjs');
  * await writer.close();
  */
 export class SqliteLedgerWriter {
-  private worker: Worker | undefined;
-  private nextBatchId = 1;
-  /** Batches sent and not answered yet, with the thread each went to. */
-  private readonly waiting = new Map<number, { worker: Worker; resolve: (changes: number) => void; reject: (error: Error) => void }>();
+  private readonly thread: WorkerRequests;
 
-  constructor(private readonly file: string) {}
+  constructor(file: string) {
+    const workerData = { file, columns: usageColumns, rollups: { keyColumns: rollupKeyColumns, sums: rolledUpSums, msPerHour } };
+    // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
+    const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 };
+    this.thread = new WorkerRequests(() => new Worker(workerPath, { workerData, resourceLimits }), 'usage ledger: writer thread');
+  }
 
   /** Stores the records in one transaction, all or none; rejects with the database's error. */
   async insertMany(records: readonly UsageRecord[]): Promise<void> {
-    if (records.length > 0) await this.send({ id: this.nextBatchId++, rows: records.map(toUsageRow) });
+    if (records.length > 0) await this.send({ rows: records.map(toUsageRow) });
   }
 
   /** Deletes at most `limit` records older than `time` (Unix ms), oldest first; resolves to how many. */
   deleteBefore(time: number, limit: number): Promise<number> {
-    return this.send({ id: this.nextBatchId++, deleteBefore: { time, limit } });
+    return this.send({ deleteBefore: { time, limit } });
   }
 
   /** Stops the thread; a batch still waiting is rejected, and a later batch would start a new thread. */
-  async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await worker.terminate();
+  close(): Promise<void> {
+    return this.thread.close();
   }
 
-  private send(task: LedgerTask): Promise<number> {
-    const worker = this.thread();
-    // Referenced while a task is out, so that the process cannot end before its rows are stored.
-    worker.ref();
-    return new Promise<number>((resolve, reject) => {
-      this.waiting.set(task.id, { worker, resolve, reject });
-      worker.postMessage(task);
-    });
-  }
-
-  private thread(): Worker {
-    if (this.worker) return this.worker;
-    const worker = new Worker(workerPath, {
-      workerData: { file: this.file, columns: usageColumns, rollups: { keyColumns: rollupKeyColumns, sums: rolledUpSums, msPerHour } },
-      // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
-      resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 },
-    });
-    worker.on('message', ({ id, error, changes }: LedgerTaskResult) => {
-      const waiter = this.waiting.get(id);
-      this.waiting.delete(id);
-      // A thread with nothing to write must not keep a finished process alive.
-      if (![...this.waiting.values()].some((other) => other.worker === worker)) worker.unref();
-      if (error === undefined) waiter?.resolve(changes ?? 0);
-      else waiter?.reject(new Error(`usage ledger: ${error}`));
-    });
-    const failAll = (error: Error) => {
-      if (this.worker === worker) this.worker = undefined;
-      for (const [id, waiter] of this.waiting) {
-        if (waiter.worker !== worker) continue;
-        this.waiting.delete(id);
-        waiter.reject(error);
-      }
-    };
-    // What the thread throws arrives cloned, SQLite's own errors as plain objects: keep their message.
-    worker.on('error', (error: unknown) =>
-      failAll(error instanceof Error ? error : new Error(`usage ledger: writer thread failed: ${String((error as { message?: unknown })?.message ?? error)}`)),
-    );
-    worker.on('exit', (code) => failAll(new Error(`usage ledger: writer thread exited with code ${code}`)));
-    this.worker = worker;
-    return worker;
+  private async send(task: LedgerTask): Promise<number> {
+    const { changes } = await this.thread.send(task);
+    return (changes as number | undefined) ?? 0;
   }
 }
