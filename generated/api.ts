@@ -9,9 +9,29 @@ export type paths = {
         };
         /**
          * Liveness probe
-         * @description Answers 200 while the process accepts requests. Needs no key.
+         * @description Answers 200 while the process accepts requests, whatever the state of the store or Redis (a restart would not mend those: see `/readyz`). Needs no key.
          */
         get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness probe
+         * @description Answers 200 when this instance can serve: its store answers (the gateway listens only once its migrations are done) and, if `GATEWAY_REDIS_URL` is set, Redis answers; 503 otherwise, and from SIGTERM on while it drains, so that a load balancer stops sending it requests. Each check gets one second. Needs no key.
+         */
+        get: operations["getReadiness"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1183,6 +1203,17 @@ export type components = {
         Health: {
             /** @enum {string} */
             status: "ok";
+        };
+        Readiness: {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            checks: {
+                /** @enum {string} */
+                store: "ok" | "unreachable";
+                /** @enum {string} */
+                redis: "ok" | "unreachable" | "not_configured";
+                draining: boolean;
+            };
         };
         Model: {
             /** @description What clients send as `model`; may contain `/`. */
@@ -3598,6 +3629,36 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description Not ready; `checks` says why. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
             default: components["responses"]["OpenAIError"];

@@ -26,6 +26,7 @@ export type OperationHandler<O extends OperationId> = (req: TypedRequest<O>, res
 /** One handler per operationId in the spec. */
 export interface OperationHandlers {
   getHealth: OperationHandler<'getHealth'>;
+  getReadiness: OperationHandler<'getReadiness'>;
   getOpenApiSpec: OperationHandler<'getOpenApiSpec'>;
   getMetrics: OperationHandler<'getMetrics'>;
   createChatCompletion: OperationHandler<'createChatCompletion'>;
@@ -130,6 +131,7 @@ export interface OperationRoute {
 
 export const operationRoutes: readonly OperationRoute[] = [
   {"operationId":"getHealth","method":"get","path":"/healthz","segments":[{"literal":"healthz"}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
+  {"operationId":"getReadiness","method":"get","path":"/readyz","segments":[{"literal":"readyz"}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
   {"operationId":"getOpenApiSpec","method":"get","path":"/openapi.yaml","segments":[{"literal":"openapi.yaml"}],"protocol":"openai","protocolFromClient":false,"security":"public","credentials":[],"body":"none"},
   {"operationId":"getMetrics","method":"get","path":"/metrics","segments":[{"literal":"metrics"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"createChatCompletion","method":"post","path":"/v1/chat/completions","segments":[{"literal":"v1"},{"literal":"chat"},{"literal":"completions"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"metering":{"kind":"generation","ledgerProtocol":"openai-chat","modelFrom":"body"},"body":"json"},

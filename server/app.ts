@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
+import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { operationRoutes, type OperationRoute } from '../generated/operations.js';
 import type { GatewayConfig } from './config/config-schema.js';
@@ -90,7 +91,9 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   metrics?.watchLedger(recorder);
   const syncLedger =
     config.ledger.durability === 'sync' ? new SyncLedger({ store: ledger, fallback: recorder, timeoutMs: config.ledger.sync_timeout_ms, logger }) : undefined;
-  const limits: LimitStore = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : new MemoryLimitStore();
+  const redisLimits = settings.redisUrl ? new RedisLimitStore(settings.redisUrl, { logger }) : undefined;
+  const limits: LimitStore = redisLimits ?? new MemoryLimitStore();
+  let draining = false;
   const inFlight = new InFlightRequests();
   const metering = createMetering({
     registry,
@@ -159,6 +162,11 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     authenticator,
     images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
     serveMetrics,
+    readiness: {
+      store: () => sql`select 1`.execute(db),
+      redis: redisLimits && (() => redisLimits.reachable()),
+      draining: () => draining,
+    },
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
@@ -175,6 +183,9 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       return server.listen(port, host);
     },
     inFlight,
+    startDraining: () => {
+      draining = true;
+    },
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
       metricsServer?.close();
@@ -197,6 +208,8 @@ export type GatewayApp = Omit<Express, 'listen'> & {
   listen(port: number, host: string): Server;
   /** The requests being served, for shutdown to end and wait for. */
   inFlight: InFlightRequests;
+  /** From SIGTERM on, `/readyz` answers 503, so that balancers stop sending requests while it drains. */
+  startDraining(): void;
   /** Stops background work and closes pooled upstream connections. */
   shutdown(): Promise<void>;
 };

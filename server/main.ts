@@ -52,6 +52,7 @@ async function serve(settings: Settings, config: GatewayConfig, db: GatewayDb, l
     if (stopping) return;
     stopping = true;
     logger.info({ signal, drainTimeoutMs: settings.drainTimeoutMs }, 'shutting down: draining in-flight requests');
+    app.startDraining();
     await drainServer(server, app.inFlight, settings.drainTimeoutMs, logger);
     await app.shutdown();
     await db.destroy();

@@ -21,6 +21,7 @@ import { createChatCompletionHandler } from './protocols/openai-chat/handle-chat
 import { createEmbeddingHandler } from './protocols/openai-embeddings/handle-create-embedding.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
 import { createOpenApiSpecHandler } from './protocols/operations/handle-openapi-spec.js';
+import { createReadinessHandler, type ReadinessProbes } from './protocols/operations/handle-readiness.js';
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
 import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
 import type { AccountStore } from './store/account-store.js';
@@ -43,6 +44,7 @@ export interface HandlerDependencies {
   images: ImageServices;
   /** `GET /metrics` (observability/metrics/setup-metrics.ts). */
   serveMetrics: OperationHandlers['getMetrics'];
+  readiness: ReadinessProbes;
 }
 
 /**
@@ -54,6 +56,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     getHealth: (_req, res) => {
       res.json({ status: 'ok' });
     },
+    getReadiness: createReadinessHandler(deps.readiness),
     getOpenApiSpec: await createOpenApiSpecHandler(),
     getMetrics: deps.serveMetrics,
     createChatCompletion: createChatCompletionHandler(deps),

@@ -1,6 +1,9 @@
+import { readSecret } from './read-secret.js';
+
 /**
  * Replaces `${NAME}` (or `${NAME:-fallback}`) inside every string of a parsed YAML tree with the
- * environment's value, so secrets live in the environment and not in the file. A variable that is unset
+ * environment's value (or the content of the file `NAME_FILE` names: read-secret.ts), so secrets live in
+ * the environment or in mounted secret files and not in the config. A variable that is unset
  * and has no fallback is an error naming both the variable and the field that uses it.
  */
 export function interpolateEnv(value: unknown, env: NodeJS.ProcessEnv, path: string[] = []): unknown {
@@ -18,7 +21,7 @@ const placeholder = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 function interpolateString(text: string, env: NodeJS.ProcessEnv, path: string[]): string {
   return text.replace(placeholder, (_match, name: string, fallback: string | undefined) => {
-    const resolved = env[name] ?? fallback;
+    const resolved = readSecret(env, name) ?? fallback;
     if (resolved === undefined) {
       throw new ConfigError(`${formatPath(path)}: environment variable ${name} is not set`);
     }

@@ -1,6 +1,10 @@
 import { resolve } from 'node:path';
+import { readSecret } from './read-secret.js';
 
-/** Process-level settings from the environment, read once at start-up. Every limit has a number here. */
+/**
+ * Process-level settings from the environment, read once at start-up. Every limit has a number here.
+ * The secret ones may come from files instead (`GATEWAY_ADMIN_KEY_FILE`, …: config/read-secret.ts).
+ */
 export interface Settings {
   port: number;
   host: string;
@@ -38,11 +42,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     host: env.HOST || '127.0.0.1',
     dataDir: resolve(env.GATEWAY_DATA_DIR || './data'),
     configPath: env.GATEWAY_CONFIG || undefined,
-    adminKey: env.GATEWAY_ADMIN_KEY || undefined,
-    databaseUrl: env.GATEWAY_DATABASE_URL || env.DATABASE_URL || undefined,
+    adminKey: readSecret(env, 'GATEWAY_ADMIN_KEY') || undefined,
+    databaseUrl: readSecret(env, 'GATEWAY_DATABASE_URL') || readSecret(env, 'DATABASE_URL') || undefined,
     databaseConnectTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_CONNECT_TIMEOUT_MS', databaseTimeoutDefaults.databaseConnectTimeoutMs),
     databaseQueryTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_QUERY_TIMEOUT_MS', databaseTimeoutDefaults.databaseQueryTimeoutMs),
-    redisUrl: env.GATEWAY_REDIS_URL || env.REDIS_URL || undefined,
+    redisUrl: readSecret(env, 'GATEWAY_REDIS_URL') || readSecret(env, 'REDIS_URL') || undefined,
     nodeEnv: env.NODE_ENV || 'production',
     logLevel: env.LOG_LEVEL || 'info',
     workers: readInteger(env, 'WORKERS', 1),

@@ -126,6 +126,11 @@ export class RedisLimitStore implements LimitStore {
     return renewed === keys.length;
   }
 
+  /** Whether Redis answers now (readiness); fails fast while disconnected, since nothing is queued offline. */
+  async reachable(): Promise<boolean> {
+    return (await this.client.ping().catch(() => undefined)) === 'PONG';
+  }
+
   async close(): Promise<void> {
     if (!this.ownsClient) return;
     // QUIT cannot be sent while Redis is down (no offline queue); disconnecting also stops the reconnect timer.

@@ -19,15 +19,21 @@ export interface GatewayProcess {
   exited: Promise<number | null>;
 }
 
+/** Another way to start it: a command and the folder it runs in (the installed package's bin, for one). */
+export interface GatewayCommand {
+  args: string[];
+  cwd: string;
+}
+
 /**
  * Runs the production bundle as `npm start` does (build/gateway.mjs, which the test runner builds first),
- * in its own process with its own data directory, on a free port, and resolves once it logged that it
- * listens. For tests of start-up, signals and the CLI.
+ * or the given command, in its own process with its own data directory, on a free port, and resolves once
+ * it logged that it listens. For tests of start-up, signals and the CLI.
  */
-export async function spawnGateway(env: Record<string, string> = {}): Promise<GatewayProcess> {
+export async function spawnGateway(env: Record<string, string> = {}, command: GatewayCommand = { args: [gatewayBundle], cwd: root }): Promise<GatewayProcess> {
   const dataDir = env.GATEWAY_DATA_DIR ?? (await mkdtemp(join(tmpdir(), 'gateway-proc-')));
-  const child = spawn(process.execPath, [gatewayBundle], {
-    cwd: root,
+  const child = spawn(process.execPath, command.args, {
+    cwd: command.cwd,
     env: { ...process.env, NODE_ENV: 'production', PORT: '0', HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, ...env },
   });
   let output = '';
