@@ -1128,8 +1128,9 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Your account's usage
-         * @description The same report as the admin one, for the caller's own account only.
+         * Your keys' usage
+         * @description The same report as the admin one, covering only the caller's key and the keys minted from it,
+         *     transitively (its subtree, see `GET /v1/keys`). A `key_id` outside that subtree is a 404.
          */
         get: operations["getUsage"];
         put?: never;
@@ -1148,8 +1149,9 @@ export type paths = {
             cookie?: never;
         };
         /**
-         * Your account's recent requests
-         * @description Rows of the usage ledger, newest first, for the caller's own account. With `Accept: text/csv` or
+         * Your keys' recent requests
+         * @description Rows of the usage ledger, newest first, of the caller's key and the keys minted from it, transitively
+         *     (its subtree, see `GET /v1/keys`); a `key_id` outside that subtree is a 404. With `Accept: text/csv` or
          *     `Accept: application/x-ndjson` the answer is every matching row from `before` on (up to `limit`, at
          *     most 1,000,000) as a file, streamed from a cursor, instead of one JSON page. CSV cells that a
          *     spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, tab or CR) get a leading `'`;
@@ -5299,6 +5301,7 @@ export interface operations {
             };
             400: components["responses"]["OpenAIBadRequest"];
             401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
             default: components["responses"]["OpenAIError"];
         };
     };
@@ -5337,6 +5340,7 @@ export interface operations {
             };
             400: components["responses"]["OpenAIBadRequest"];
             401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
             default: components["responses"]["OpenAIError"];
         };
     };

@@ -66,7 +66,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
     ...createMyKeyHandlers(deps.keys, deps.authenticator),
     ...createAllModelsHandlers(deps.registry),
-    ...createUsageHandlers(deps.usage, deps.ledgerRetentionDays),
+    ...createUsageHandlers(deps.usage, deps.keys, deps.ledgerRetentionDays),
     createResponse: createResponseHandler({
       registry: deps.registry,
       router: deps.router,

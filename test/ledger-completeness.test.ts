@@ -117,7 +117,7 @@ describe('every request to a model operation leaves one row with its real status
   });
 });
 
-/** Rows of the test key's account (the default one) in the last 30 days. */
+/** Rows of the test key (of the default account) in the last 30 days. */
 async function rowCount(): Promise<number> {
   const response = await fetch(`${gateway.origin}/v1/usage?group_by=model`, { headers: { authorization: `Bearer ${gateway.apiKey}` } });
   const { data } = (await response.json()) as { data: Array<{ requests: number }> };
@@ -278,17 +278,18 @@ async function recentRows(limit: number): Promise<UsageRecord[]> {
 describe('GET /v1/usage/records pages through every row at every limit', () => {
   const total = maxListLimit + 3;
   let key: string;
+  let keyId: string;
   let ids: string[];
 
   before(async () => {
     const admin = adminApi(gateway);
     const account = await admin.createAccount({ name: 'pages' });
-    ({ key } = await admin.createKey(account.id, { name: 'reader' }));
+    ({ key, id: keyId } = await admin.createKey(account.id, { name: 'reader' }));
     // Rows written straight to the gateway's own store: many share a millisecond, so ties are broken by ID.
     const db = await openDatabase({ dataDir: gateway.dataDir });
     const now = Date.now() - 60_000;
     const rows = Array.from({ length: total }, (_, index): UsageRecord => ({
-      id: newUsageRecordId(), created_at: now + Math.floor(index / 3), request_id: `req_${index}`, account_id: account.id, key_id: 'key_x', model: 'priced',
+      id: newUsageRecordId(), created_at: now + Math.floor(index / 3), request_id: `req_${index}`, account_id: account.id, key_id: keyId, model: 'priced',
       deployment: null, protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: 200, input_tokens: 1, cached_input_tokens: 0,
       output_tokens: 1, reasoning_tokens: 0, image_count: 0, latency_ms: 1, cost_usd: 0, estimated: false, completed: true,
     }));

@@ -94,6 +94,9 @@ function sameOwner(filter: UsageFilter): RawBuilder<boolean>[] {
   const conditions: RawBuilder<boolean>[] = [];
   if (filter.accountId !== undefined) conditions.push(sql<boolean>`account_id = ${filter.accountId}`);
   if (filter.keyId !== undefined) conditions.push(sql<boolean>`key_id = ${filter.keyId}`);
+  if (filter.keyIds !== undefined) {
+    conditions.push(filter.keyIds.length === 0 ? sql<boolean>`1 = 0` : sql<boolean>`key_id in (${sql.join(filter.keyIds)})`);
+  }
   if (filter.model !== undefined) conditions.push(sql<boolean>`coalesce(model, '') = ${filter.model}`);
   return conditions;
 }

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Database, GatewayDb } from '../store/database.js';
 import type { LedgerReads } from '../store/open-ledger-reads.js';
 import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
@@ -9,6 +9,8 @@ import { summarizeUsage, type UsageGrouping, type UsageSummaryRow } from './summ
 export interface UsageFilter {
   accountId?: string;
   keyId?: string;
+  /** Only these keys' records (a key's subtree, for the `/v1` reports); empty matches none. */
+  keyIds?: readonly string[];
   model?: string;
   from?: number;
   to?: number;
@@ -194,6 +196,8 @@ function matching(eb: ExpressionBuilder<Database, 'usage_records'>, filter: Usag
   const conditions = [];
   if (filter.accountId !== undefined) conditions.push(eb('account_id', '=', filter.accountId));
   if (filter.keyId !== undefined) conditions.push(eb('key_id', '=', filter.keyId));
+  // `IN ()` is no SQL: an empty list is a condition that holds for no row.
+  if (filter.keyIds !== undefined) conditions.push(filter.keyIds.length === 0 ? sql<boolean>`1 = 0` : eb('key_id', 'in', filter.keyIds));
   if (filter.model !== undefined) conditions.push(eb('model', '=', filter.model));
   if (filter.from !== undefined) conditions.push(eb('created_at', '>=', filter.from));
   if (filter.to !== undefined) conditions.push(eb('created_at', '<', filter.to));
