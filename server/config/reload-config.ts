@@ -30,7 +30,8 @@ export type ConfigReloader = () => Promise<ConfigReload>;
 
 export function createConfigReloader({ path, config, registry, inFlight, logger }: ConfigReloaderOptions): ConfigReloader {
   let running = config;
-  return async () => {
+  let previous: Promise<unknown> = Promise.resolve();
+  const reload = async (): Promise<ConfigReload> => {
     const next = await loadConfig(path);
     const needsRestart = (Object.keys(next) as Array<keyof GatewayConfig>).filter(
       (section) => !liveSections.has(section) && JSON.stringify(next[section]) !== JSON.stringify(running[section]),
@@ -49,6 +50,12 @@ export function createConfigReloader({ path, config, registry, inFlight, logger 
       .catch((error: unknown) => logger.warn({ error: String(error) }, 'closing replaced providers failed'));
     logger.info(change, 'config reloaded');
     return change;
+  };
+  // One at a time: two overlapping reloads (a SIGHUP during the admin call) must not both diff against one config.
+  return () => {
+    const next = previous.then(reload);
+    previous = next.catch(() => undefined);
+    return next;
   };
 }
 
