@@ -1120,6 +1120,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/admin/v1/config/reload": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reload the config file
+         * @description Reads and validates the config file again (as SIGHUP does) and, when it is valid, swaps in its models and providers between requests: requests in flight finish on the config they started with. Other changed sections need a restart and are left as they were. An invalid file keeps the running config and answers 400 with an error naming the file's line.
+         */
+        post: operations["reloadConfig"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/usage": {
         parameters: {
             query?: never;
@@ -1254,6 +1274,16 @@ export type components = {
         };
         /** @enum {string} */
         ModelCapability: "chat" | "streaming" | "tools" | "vision" | "json_schema" | "reasoning" | "image_generation" | "image_edit" | "embeddings";
+        ConfigReload: {
+            models: components["schemas"]["ConfigReloadIds"];
+            providers: components["schemas"]["ConfigReloadIds"];
+            /** @description Top-level config sections that changed but only take effect on a restart (left as they were). */
+            needs_restart: string[];
+        };
+        ConfigReloadIds: {
+            added: string[];
+            removed: string[];
+        };
         ModelList: {
             /** @enum {string} */
             object: "list";
@@ -5266,6 +5296,29 @@ export interface operations {
                     "application/json": components["schemas"]["ModelList"];
                 };
             };
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
+        };
+    };
+    reloadConfig: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The config was swapped in; what changed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConfigReload"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
             401: components["responses"]["AdminUnauthorized"];
             default: components["responses"]["AdminError"];
         };

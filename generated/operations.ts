@@ -82,6 +82,7 @@ export interface OperationHandlers {
   getAdminUsage: OperationHandler<'getAdminUsage'>;
   listUsageRecords: OperationHandler<'listUsageRecords'>;
   listAllModels: OperationHandler<'listAllModels'>;
+  reloadConfig: OperationHandler<'reloadConfig'>;
   getUsage: OperationHandler<'getUsage'>;
   listMyUsageRecords: OperationHandler<'listMyUsageRecords'>;
 }
@@ -187,6 +188,7 @@ export const operationRoutes: readonly OperationRoute[] = [
   {"operationId":"getAdminUsage","method":"get","path":"/admin/v1/usage","segments":[{"literal":"admin"},{"literal":"v1"},{"literal":"usage"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"listUsageRecords","method":"get","path":"/admin/v1/usage/records","segments":[{"literal":"admin"},{"literal":"v1"},{"literal":"usage"},{"literal":"records"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"listAllModels","method":"get","path":"/admin/v1/models","segments":[{"literal":"admin"},{"literal":"v1"},{"literal":"models"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
+  {"operationId":"reloadConfig","method":"post","path":"/admin/v1/config/reload","segments":[{"literal":"admin"},{"literal":"v1"},{"literal":"config"},{"literal":"reload"}],"protocol":"admin","protocolFromClient":false,"security":"admin","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"getUsage","method":"get","path":"/v1/usage","segments":[{"literal":"v1"},{"literal":"usage"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
   {"operationId":"listMyUsageRecords","method":"get","path":"/v1/usage/records","segments":[{"literal":"v1"},{"literal":"usage"},{"literal":"records"}],"protocol":"openai","protocolFromClient":false,"security":"key","credentials":[{"in":"header","name":"authorization","bearer":true}],"body":"none"},
 ];

@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import { operationRoutes, type OperationRoute } from '../generated/operations.js';
 import type { GatewayConfig } from './config/config-schema.js';
+import { createConfigReloader, type ConfigReloader } from './config/reload-config.js';
 import type { Settings } from './config/settings.js';
 import { mountBrowserPages } from './console/browser-pages.js';
 import { ModelRegistry } from './core/model-registry.js';
@@ -48,7 +49,7 @@ import { UsageStore } from './usage/usage-store.js';
 
 export interface AppDependencies {
   config: GatewayConfig;
-  settings: Pick<Settings, 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir' | 'redisUrl'>;
+  settings: Pick<Settings, 'configPath' | 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir' | 'redisUrl'>;
   db: GatewayDb;
   logger: Logger;
 }
@@ -106,6 +107,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     drainBound: { seconds: config.ledger.abandoned_streams.drain_seconds, bytes: config.ledger.abandoned_streams.drain_bytes },
     keepInFlight: (res, until) => inFlight.keepUntil(res, until),
   });
+  const reloadConfig = createConfigReloader({ path: settings.configPath, config, registry, inFlight, logger });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 
   const app = express();
@@ -167,6 +169,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       redis: redisLimits && (() => redisLimits.reachable()),
       draining: () => draining,
     },
+    reloadConfig,
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
@@ -183,6 +186,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       return server.listen(port, host);
     },
     inFlight,
+    reloadConfig,
     startDraining: () => {
       draining = true;
     },
@@ -208,6 +212,8 @@ export type GatewayApp = Omit<Express, 'listen'> & {
   listen(port: number, host: string): Server;
   /** The requests being served, for shutdown to end and wait for. */
   inFlight: InFlightRequests;
+  /** Reloads the config file's models and providers (SIGHUP, `POST /admin/v1/config/reload`). */
+  reloadConfig: ConfigReloader;
   /** From SIGTERM on, `/readyz` answers 503, so that balancers stop sending requests while it drains. */
   startDraining(): void;
   /** Stops background work and closes pooled upstream connections. */

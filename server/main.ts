@@ -15,7 +15,8 @@ import { openDatabase, type GatewayDb } from './store/database.js';
 import { migrateToLatest } from './store/migrations.js';
 
 /**
- * Start-up: settings, config, store, app, listen; SIGTERM/SIGINT drain in-flight requests and exit 0.
+ * Start-up: settings, config, store, app, listen; SIGHUP reloads the config file; SIGTERM/SIGINT drain
+ * in-flight requests and exit 0.
  * With `WORKERS=N` (N > 1) this process migrates the store once, then forks N workers that serve the port.
  */
 async function main(): Promise<void> {
@@ -60,6 +61,10 @@ async function serve(settings: Settings, config: GatewayConfig, db: GatewayDb, l
     logger.flush();
     process.exit(0);
   };
+  // SIGHUP reloads the config file; an invalid one is logged (naming its line) and the running config stays.
+  process.on('SIGHUP', () => {
+    app.reloadConfig().catch((error: unknown) => logger.error({ error: error instanceof Error ? error.message : String(error) }, 'config reload refused'));
+  });
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
 }

@@ -5,6 +5,7 @@ import type { KeyAuthenticator } from './keys/key-authenticator.js';
 import { createMyKeyHandlers } from './protocols/account/handle-my-keys.js';
 import { createAccountHandlers } from './protocols/admin/handle-accounts.js';
 import { createAllModelsHandlers } from './protocols/admin/handle-all-models.js';
+import { createConfigReloadHandlers } from './protocols/admin/handle-config-reload.js';
 import { createKeyHandlers } from './protocols/admin/handle-keys.js';
 import { createUsageHandlers } from './protocols/usage/handle-usage.js';
 import { createCountTokensHandler } from './protocols/anthropic-messages/handle-count-tokens.js';
@@ -25,6 +26,7 @@ import { createReadinessHandler, type ReadinessProbes } from './protocols/operat
 import { createResponseHandler } from './protocols/openai-responses/handle-create-response.js';
 import { createStoredResponseHandlers } from './protocols/openai-responses/handle-stored-responses.js';
 import type { AccountStore } from './store/account-store.js';
+import type { ConfigReloader } from './config/reload-config.js';
 import type { KeyStore } from './store/key-store.js';
 import type { UsageStore } from './usage/usage-store.js';
 import type { ResponseStore } from './store/response-store.js';
@@ -45,6 +47,8 @@ export interface HandlerDependencies {
   /** `GET /metrics` (observability/metrics/setup-metrics.ts). */
   serveMetrics: OperationHandlers['getMetrics'];
   readiness: ReadinessProbes;
+  /** `POST /admin/v1/config/reload` (config/reload-config.ts). */
+  reloadConfig: ConfigReloader;
 }
 
 /**
@@ -66,6 +70,7 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     ...createAccountHandlers(deps.accounts, deps.keys, deps.authenticator),
     ...createMyKeyHandlers(deps.keys, deps.authenticator),
     ...createAllModelsHandlers(deps.registry),
+    ...createConfigReloadHandlers(deps.reloadConfig),
     ...createUsageHandlers(deps.usage, deps.keys, deps.ledgerRetentionDays),
     createResponse: createResponseHandler({
       registry: deps.registry,

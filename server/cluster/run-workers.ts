@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
  * The primary of `WORKERS=N`: forks N copies of this process, which share the listening port (Node's
  * cluster hands each new connection to a worker). A worker that dies unexpectedly is replaced; SIGTERM or
  * SIGINT is passed to every worker, each drains its own requests and flushes its usage, and the primary
- * exits 0 once all have exited cleanly (1 if any did not).
+ * exits 0 once all have exited cleanly (1 if any did not). SIGHUP is passed on too: each worker reloads
+ * the config file.
  */
 export function runWorkers(count: number, logger: Logger): void {
   let stopping: NodeJS.Signals | undefined;
@@ -30,6 +31,9 @@ export function runWorkers(count: number, logger: Logger): void {
     logger.info({ signal, workers: count }, 'stopping workers');
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
   };
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
   process.once('SIGTERM', () => stop('SIGTERM'));
   process.once('SIGINT', () => stop('SIGINT'));
 }

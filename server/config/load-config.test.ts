@@ -36,8 +36,10 @@ const failures: Array<[string, string, RegExp]> = [
   ['unknown provider type', 'providers:\n  - { id: p, type: openia }\n', /providers\[0\]\.type/],
   ['misspelt key', 'providers:\n  - { id: p, type: builtin, base_ulr: x }\n', /providers\[0\].*base_ulr/],
   ['model naming a missing provider', 'models:\n  - { id: m, provider: nope }\n', /models\[0\]\.provider: unknown provider 'nope'/],
-  ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /models\[1\]\.id: duplicate/],
-  ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /models\[0\]\.capabilities\[0\]/],
+  ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /line 5: models\[1\]\.id: duplicate/],
+  ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /line 4: models\[0\]\.capabilities\[0\]/],
+  // A missing field has no line of its own: the error names the line of what should hold it.
+  ['a provider without an id', 'models: []\nproviders:\n  - { type: builtin }\n', /line 3: providers\[0\]\.id: /],
   ['invalid YAML', 'providers: [', /invalid YAML/],
   [
     'image capabilities on an Anthropic model',

@@ -4,10 +4,11 @@ import { parse as parseYaml } from 'yaml';
 import { configSchema, type GatewayConfig } from './config-schema.js';
 import { defaultConfig } from './default-config.js';
 import { ConfigError, formatPath, interpolateEnv } from './interpolate-env.js';
+import { lineOfPath } from './line-of-path.js';
 
 /**
  * Reads the config file at `path` (or `./gateway.yaml` when it exists), interpolates `${ENV}` values and
- * validates it. Throws a ConfigError whose message names the file and the offending field.
+ * validates it. Throws a ConfigError whose message names the file, the offending field and its line.
  */
 export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
   const file = path ?? (existsSync('gateway.yaml') ? 'gateway.yaml' : undefined);
@@ -36,7 +37,10 @@ export function parseConfig(text: string, source: string, env: NodeJS.ProcessEnv
   }
   const result = configSchema.safeParse(raw);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${formatPath(issue.path) || '(root)'}: ${issue.message}`);
+    const problems = result.error.issues.map((issue) => {
+      const line = lineOfPath(text, issue.path);
+      return `${line === undefined ? '' : `line ${line}: `}${formatPath(issue.path) || '(root)'}: ${issue.message}`;
+    });
     throw new ConfigError(`${source}: invalid configuration\n  ${problems.join('\n  ')}`);
   }
   return result.data;

@@ -33,15 +33,30 @@ export interface RegisteredModel {
 /** Reported as `created` for models whose config does not say (2026-01-01, the contract's 1.0.0). */
 const defaultCreated = 1_767_225_600;
 
-/** The models of the config, looked up by the ID clients send. Built once at start-up. */
+/**
+ * The models of the config, looked up by the ID clients send. Built at start-up and replaced whole on a
+ * config reload: a request holds the RegisteredModel (and so the providers) it resolved, so it finishes
+ * on the config it started with while new requests see the new one.
+ */
 export class ModelRegistry {
-  private readonly models = new Map<string, RegisteredModel>();
-  private readonly providers: Provider[];
+  private models = new Map<string, RegisteredModel>();
+  private providers: Provider[] = [];
 
   constructor(config: GatewayConfig) {
+    this.replace(config);
+  }
+
+  /**
+   * Builds the models and providers of `config`, then swaps both in one step (no request sees half of
+   * each). Returns the providers replaced, for the caller to close once the requests using them end.
+   */
+  replace(config: GatewayConfig): Provider[] {
     const providers = new Map(config.providers.map((provider) => [provider.id, createProvider(provider, config.outbound)]));
+    const models = new Map(config.models.map((model) => [model.id, toRegistered(model, providers)]));
+    const replaced = this.providers;
     this.providers = [...providers.values()];
-    for (const model of config.models) this.models.set(model.id, toRegistered(model, providers));
+    this.models = models;
+    return replaced;
   }
 
   /**

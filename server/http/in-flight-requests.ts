@@ -73,6 +73,15 @@ export class InFlightRequests {
     return true;
   }
 
+  /**
+   * Resolves once every request running now has closed; requests started later are not waited for, so
+   * it settles under steady traffic too (a config reload closes old providers after it).
+   */
+  async runningNowClosed(): Promise<void> {
+    const closed = (res: ServerResponse) => (res.closed ? Promise.resolve() : new Promise((resolve) => res.once('close', resolve)));
+    await Promise.all([...this.openResponses().map(closed), ...this.abandoned.values()]);
+  }
+
   private openResponses(): ServerResponse[] {
     const open: ServerResponse[] = [];
     for (const socket of this.sockets) if (socket._httpMessage) open.push(socket._httpMessage);
