@@ -3,14 +3,21 @@ import { createHook } from 'node:async_hooks';
 /**
  * Counts promise reactions (async_hooks `before` on a PROMISE resource: an `await` resuming, a `then`
  * callback running) inside windows the caller opens and closes, each attributed to the code that created
- * the promise: the first stack frame at its creation that is neither Node's own (`node:`) nor this tool's.
+ * the promise: the first stack frame at its creation that is neither Node's own (`node:`) nor this tool's
+ * (`node` when every frame is Node's, as for a promise made in a socket's callback).
  */
 export class PromiseReactions {
   private readonly owners = new Map<number, string>();
   private counting: Map<string, number> | undefined;
   private readonly hook = createHook({
     init: (asyncId, type) => {
-      if (type === 'PROMISE') this.owners.set(asyncId, this.ownerOf(new Error().stack ?? ''));
+      if (type !== 'PROMISE') return;
+      // Deep enough to get past Node's own frames (streams, timers) to the code that asked for the work.
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 40;
+      const stack = new Error().stack ?? '';
+      Error.stackTraceLimit = limit;
+      this.owners.set(asyncId, this.ownerOf(stack));
     },
     before: (asyncId) => {
       const owner = this.counting && this.owners.get(asyncId);
