@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Agent, setGlobalDispatcher } from 'undici';
 import { loadSqlite } from '../../server/store/load-sqlite.mjs';
-import { rollUpStoredRowsSql } from '../../server/usage/usage-rollup.js';
+import { rollUpStoredRowsSql } from '../../server/store/roll-up-stored-rows.js';
 import { benchGatewayConfig } from './bench-gateway-config.js';
 import { fillLedgerThroughGateway, ledgerScaleModels } from './fill-ledger-through-gateway.js';
 import { describeMachine } from './machine-info.js';

@@ -55,6 +55,16 @@ export interface StreamedSoFar {
   deliveredSinceUsage(): number;
 }
 
+/**
+ * Gives the generated handler types (generated/operations.ts) their context parameter: generated code imports
+ * no server code, so the server adds the type to the interface it declares for this.
+ */
+declare module '../../generated/operations.js' {
+  interface HandlerContextType {
+    context: RequestContext;
+  }
+}
+
 const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
 /** Gives a request its context; the front door does this first, for every request. */
