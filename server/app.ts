@@ -35,6 +35,7 @@ import { oneSpellingPerField } from './http/one-spelling-per-field.js';
 import { observeRequests } from './observability/metrics/observe-requests.js';
 import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
+import { errorBodyRenderers, protocolOfOperation } from './protocols/registry.js';
 import { createHandlers } from './routes.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
@@ -173,10 +174,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
-  const errorHandler = createErrorHandler(logger);
+  const errorHandler = createErrorHandler(logger, errorBodyRenderers);
   app.use(errorHandler);
   let metricsServer: Server | undefined;
-  const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler });
+  const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler, protocolOf: protocolOfOperation });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => {

@@ -1,5 +1,6 @@
 import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
 import type { BroughtItem } from '../access/wire-scan/wire-scan.js';
+import type { ModelCallProtocol } from './client-protocol.js';
 import { traceAnswer } from '../observability/tracing/answer-span.js';
 import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
 import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
@@ -12,7 +13,6 @@ import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated
 import type { StreamFrame } from './stream-frame.js';
 import { tallyStream } from './tally-stream.js';
 import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './types.js';
-import type { WireProtocol } from './wire-protocol.js';
 
 /**
  * What a client protocol tells the model-call pipeline about one request: how to read it, how the
@@ -20,7 +20,8 @@ import type { WireProtocol } from './wire-protocol.js';
  * builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
  */
 export interface ModelCall {
-  protocol: WireProtocol;
+  /** The client protocol's definition (protocols/<name>/index.ts), as the layers below the protocols see it. */
+  protocol: ModelCallProtocol;
   /** The model ID the client named. */
   model: string;
   stream: boolean;
@@ -127,19 +128,26 @@ export async function callModel(deps: ModelCallDependencies, call: ModelCall, ac
 export async function admitModelCall(registry: ModelRegistry, call: ModelCall, access: AccessPolicy): Promise<RegisteredModel> {
   const model = registry.resolve(call.model, access);
   await call.prepare?.();
-  const wire = { protocol: call.protocol, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
+  const wire = { scanner: call.protocol.wireScanner, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
   access.assertModelRequest(call.request('inspect'), { params: call.params, wire });
   return model;
 }
 
 async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {
   const { stream, params } = call;
-  const passThrough = target.deployment.provider.passThroughs?.[call.protocol];
+  const passThrough = target.deployment.provider.passThroughs?.[call.protocol.name];
   if (passThrough) {
     const { dropped } = gateCapabilities(target.model, call.request('inspect'), { stream, params });
     const { body, removed } = withoutDroppedParams(call.droppedFields, call.body, dropped);
     const forwardBody = call.forwardBody ? call.forwardBody(body, target) : body;
-    const upstreamCall = { upstreamModel: target.deployment.upstreamModel, signal, stream, ...(call.forwardHeaders && { headers: call.forwardHeaders }) };
+    const { rewriteImageUrls } = call.protocol;
+    const upstreamCall = {
+      upstreamModel: target.deployment.upstreamModel,
+      signal,
+      stream,
+      ...(call.forwardHeaders && { headers: call.forwardHeaders }),
+      ...(rewriteImageUrls && { rewriteImageUrls }),
+    };
     const forwarded = await passThrough.forward(forwardBody, upstreamCall);
     if (forwarded.kind === 'stream') forwarded.frames = await prefetchFirstEvent(forwarded.frames);
     return { target, droppedParams: removed, forwarded };

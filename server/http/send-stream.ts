@@ -33,7 +33,7 @@ export interface StreamProtocol<Item> {
  * @example
  * await sendStream(new SseWriter(res), answer.frames, {
  *   frameOf: (frame) => ({ data: frame }),
- *   errorFrames: (error) => [{ data: renderErrorBody('openai', error) }],
+ *   errorFrames: (error) => [{ data: renderOpenAIError(error) }],
  *   finish: () => (context.usage = answer.usage()),
  * });
  */

@@ -28,7 +28,7 @@ export function abandonedUsage(body: unknown, endpoint: MeteredEndpoint, context
   return {
     inputTokens: Math.max(estimatePromptTokens(body), known?.inputTokens ?? 0),
     cachedInputTokens: known?.cachedInputTokens ?? 0,
-    outputTokens: Math.max(namedOutputCap(endpoint.protocol, body) ?? defaultOutputTokens, known?.outputTokens ?? 0),
+    outputTokens: Math.max(namedOutputCap(endpoint.outputCap, body) ?? defaultOutputTokens, known?.outputTokens ?? 0),
     reasoningTokens: known?.reasoningTokens ?? 0,
     estimated: true,
   };

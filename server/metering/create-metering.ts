@@ -153,7 +153,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
       renewals.start(reservation);
       // The client may have gone while the counters were asked: its slot must not wait for the lease to expire.
       if (request.outcome) settle(reservation, request.outcome);
-      if (reservation.grantedOutputTokens !== undefined) req.body = withGrantedOutputCap(endpoint.protocol, req.body, reservation.grantedOutputTokens);
+      if (reservation.grantedOutputTokens !== undefined) req.body = withGrantedOutputCap(endpoint.outputCap, req.body, reservation.grantedOutputTokens);
     }
     next();
   };

@@ -1,4 +1,5 @@
 import type { Metering } from '../../generated/operations.js';
+import type { OutputCapFields } from '../access/output-ceiling.js';
 import type { RequestContext } from '../core/request-context.js';
 
 /** What the ledger calls a request's protocol. */
@@ -6,6 +7,11 @@ export type MeteredProtocol = Metering['ledgerProtocol'];
 
 export interface MeteredEndpoint {
   protocol: MeteredProtocol;
+  /**
+   * Where its protocol's requests name their output cap (the definition's `outputCap`, read from the
+   * request context), in the one spelling left by http/one-spelling-per-field.ts; none when it names none.
+   */
+  outputCap?: OutputCapFields;
   /** `POST /v1/chat/completions`, `POST /v1beta/models/{model}:streamGenerateContent`, … */
   endpoint: string;
   /** The model the client named, as sent (undefined when it named none, e.g. an image request without `model`). */
@@ -31,6 +37,7 @@ export function meteredEndpoint(context: RequestContext, body: unknown): Metered
   const bodyModel = (body as { model?: unknown } | undefined)?.model;
   return {
     protocol: metering.ledgerProtocol,
+    ...(context.protocol?.outputCap && { outputCap: context.protocol.outputCap }),
     endpoint: `${operation.method.toUpperCase()} ${operation.path}`,
     requestedModel: metering.modelFrom === 'path' ? context.pathParams.model : typeof bodyModel === 'string' ? bodyModel : undefined,
     consumesTokens: metering.kind !== 'counting',

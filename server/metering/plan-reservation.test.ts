@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { worstCaseMediaReferenceTokens } from './count-media-references.js';
+import { protocolDefinition } from '../protocols/registry.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
 
-const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, endpoint: 'POST /x', consumesTokens: true, generatesOutput: true });
+/** A protocol's output-cap fields, as its definition declares them and the request context carries them. */
+const capOf = (protocol: MeteredProtocol) => protocolDefinition(protocol).outputCap;
+const endpoint = (protocol: MeteredProtocol): MeteredEndpoint => ({ protocol, outputCap: capOf(protocol), endpoint: 'POST /x', consumesTokens: true, generatesOutput: true });
 const pricing = { input_per_mtok: 2, output_per_mtok: 10, per_image: 0.04 };
 const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);
 const plan = (overrides: Partial<ReservationPlanInput>) =>
@@ -20,15 +23,15 @@ const plan = (overrides: Partial<ReservationPlanInput>) =>
   });
 
 test('each protocol names its output cap in its own field, in the one spelling the front door leaves', () => {
-  assert.equal(namedOutputCap('openai-chat', { max_tokens: 5 }), 5);
-  assert.equal(namedOutputCap('openai-chat', { max_completion_tokens: 6 }), 6);
-  assert.equal(namedOutputCap('openai-responses', { max_output_tokens: 7 }), 7);
-  assert.equal(namedOutputCap('anthropic-messages', { max_tokens: 8 }), 8);
-  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 9 } }), 9);
+  assert.equal(namedOutputCap(capOf('openai-chat'), { max_tokens: 5 }), 5);
+  assert.equal(namedOutputCap(capOf('openai-chat'), { max_completion_tokens: 6 }), 6);
+  assert.equal(namedOutputCap(capOf('openai-responses'), { max_output_tokens: 7 }), 7);
+  assert.equal(namedOutputCap(capOf('anthropic-messages'), { max_tokens: 8 }), 8);
+  assert.equal(namedOutputCap(capOf('gemini'), { generationConfig: { maxOutputTokens: 9 } }), 9);
   // The front door has renamed snake_case already (http/one-spelling-per-field.ts): nothing reads it here.
-  assert.equal(namedOutputCap('gemini', { generation_config: { max_output_tokens: 10 } }), undefined);
+  assert.equal(namedOutputCap(capOf('gemini'), { generation_config: { max_output_tokens: 10 } }), undefined);
   // Another protocol's field is no cap: a Responses body's max_tokens is not read as one.
-  assert.equal(namedOutputCap('openai-responses', { max_tokens: 5 }), undefined);
+  assert.equal(namedOutputCap(capOf('openai-responses'), { max_tokens: 5 }), undefined);
 });
 
 test('a named cap is reserved whole, as tokens and at the output price', () => {
@@ -69,15 +72,15 @@ test('counting tokens reserves nothing', () => {
 });
 
 test('output reserved is the cap times the answers asked for (candidateCount)', () => {
-  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 8 } }), 15_200);
-  assert.equal(namedOutputCap('gemini', { generationConfig: { maxOutputTokens: 1900, candidateCount: 'eight' } }), 1900);
+  assert.equal(namedOutputCap(capOf('gemini'), { generationConfig: { maxOutputTokens: 1900, candidateCount: 8 } }), 15_200);
+  assert.equal(namedOutputCap(capOf('gemini'), { generationConfig: { maxOutputTokens: 1900, candidateCount: 'eight' } }), 1900);
 });
 
 test('the granted cap goes in the protocol field, shared among the answers asked for', () => {
-  assert.deepEqual(withGrantedOutputCap('openai-chat', { model: 'm' }, 50), { model: 'm', max_completion_tokens: 50 });
-  assert.deepEqual(withGrantedOutputCap('openai-responses', { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
-  assert.deepEqual(withGrantedOutputCap('gemini', { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
-  assert.deepEqual(withGrantedOutputCap('gemini', { generationConfig: { candidateCount: 4 } }, 50), { generationConfig: { candidateCount: 4, maxOutputTokens: 12 } });
+  assert.deepEqual(withGrantedOutputCap(capOf('openai-chat'), { model: 'm' }, 50), { model: 'm', max_completion_tokens: 50 });
+  assert.deepEqual(withGrantedOutputCap(capOf('openai-responses'), { model: 'm' }, 50), { model: 'm', max_output_tokens: 50 });
+  assert.deepEqual(withGrantedOutputCap(capOf('gemini'), { contents: [] }, 50), { contents: [], generationConfig: { maxOutputTokens: 50 } });
+  assert.deepEqual(withGrantedOutputCap(capOf('gemini'), { generationConfig: { candidateCount: 4 } }, 50), { generationConfig: { candidateCount: 4, maxOutputTokens: 12 } });
 });
 
 test('an embedding reserves its prompt at the input price and no output, even under a tokens limit', () => {

@@ -2,14 +2,11 @@ import { candidatesOf, withOutputCap, type OutputCapFields } from '../access/out
 import type { ModelPricing } from '../config/config-schema.js';
 import { valueAt } from '../core/body-path.js';
 import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
-import { chatOutputCap } from '../protocols/openai-chat/chat-params.js';
-import { geminiOutputCap } from '../protocols/gemini/gemini-params.js';
-import { responsesOutputCap } from '../protocols/openai-responses/responses-params.js';
 import { tokenRates } from '../usage/cost.js';
 import { countMediaReferences, worstCaseMediaReferenceTokens } from './count-media-references.js';
 import { estimateEmbeddingTokens } from './estimate-embedding-tokens.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
-import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
+import type { MeteredEndpoint } from './metered-endpoint.js';
 
 /**
  * The most output tokens one generated image can be billed: gpt-image-1 at high quality and 1536×1024
@@ -17,16 +14,6 @@ import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
  * Image requests name no output cap, so this bounds their worst case.
  */
 export const worstCaseImageOutputTokens = 6_240;
-
-/** Where each protocol's request names its output cap, in the one spelling left by http/one-spelling-per-field.ts. */
-const outputCapFields: Record<MeteredProtocol, OutputCapFields | undefined> = {
-  'openai-chat': chatOutputCap,
-  'openai-responses': responsesOutputCap,
-  'anthropic-messages': { named: ['max_tokens'], set: 'max_tokens' },
-  gemini: geminiOutputCap,
-  'openai-images': undefined,
-  'openai-embeddings': undefined,
-};
 
 export interface ReservationPlanInput {
   endpoint: MeteredEndpoint;
@@ -67,7 +54,7 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
     const outputTokens = images * worstCaseImageOutputTokens;
     return { tokens: prompt + outputTokens, costUsd: inputUsd + outputTokens * usdPerOutputToken + images * (pricing?.per_image ?? 0) };
   }
-  const named = namedOutputCap(endpoint.protocol, body);
+  const named = namedOutputCap(endpoint.outputCap, body);
   if (named !== undefined) return { tokens: prompt + named, costUsd: inputUsd + named * usdPerOutputToken };
   if (!input.scopes.some(({ limits }) => limits.tokens_per_minute !== undefined || limits.spend_per_day_usd !== undefined || limits.spend_per_month_usd !== undefined)) {
     return { tokens: prompt, costUsd: inputUsd };
@@ -77,11 +64,11 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
 }
 
 /**
- * The most output the request names: its cap times the answers it asks for (Gemini's `candidateCount`), each
+ * The most output the request names in its protocol's cap fields (`fields`, none for a protocol that
+ * names no cap): its cap times the answers it asks for (Gemini's `candidateCount`), each
  * of which may be as long as the cap; undefined when it names no cap.
  */
-export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number | undefined {
-  const fields = outputCapFields[protocol];
+export function namedOutputCap(fields: OutputCapFields | undefined, body: unknown): number | undefined {
   if (!fields || body === null || typeof body !== 'object') return undefined;
   for (const path of fields.named) {
     const value = valueAt(body as Record<string, unknown>, path);
@@ -95,8 +82,7 @@ export function namedOutputCap(protocol: MeteredProtocol, body: unknown): number
  * before anything reads it: a pass-through forwards it and a translation carries it, so the upstream
  * generates no more than was reserved.
  */
-export function withGrantedOutputCap(protocol: MeteredProtocol, body: object, granted: number): object {
-  const fields = outputCapFields[protocol];
+export function withGrantedOutputCap(fields: OutputCapFields | undefined, body: object, granted: number): object {
   return fields ? withOutputCap(body, fields, granted) : body;
 }
 

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
-import { scanWireBody } from './wire-scan.js';
+import { scanWireBody } from '../../access/wire-scan/wire-scan.js';
+import { openAIChatWireScanner } from './scan-openai-chat.js';
 
 const base = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };
-const scan = (fields: Record<string, unknown>) => scanWireBody('openai-chat', { ...base, ...fields });
+const scan = (fields: Record<string, unknown>) => scanWireBody(openAIChatWireScanner, { ...base, ...fields });
 
 /** What the Vercel AI SDK, LangChain and opencode send: every ordinary field at once. */
 const ordinaryBody = {
@@ -44,14 +45,14 @@ const ordinaryBody = {
 describe('scanWireBody openai-chat', () => {
   it('finds nothing unknown in the spec examples, the recorded requests and an ordinary SDK body', () => {
     const bodies = [...specExamples('ChatCompletionRequest'), ...recordedRequests('openai-chat'), ['ordinary', ordinaryBody] as [string, unknown]];
-    for (const [name, body] of bodies) assert.deepEqual(scanWireBody('openai-chat', body).unknown, [], name);
-    assert.deepEqual(scanWireBody('openai-chat', ordinaryBody).uses, []);
+    for (const [name, body] of bodies) assert.deepEqual(scanWireBody(openAIChatWireScanner, body).unknown, [], name);
+    assert.deepEqual(scanWireBody(openAIChatWireScanner, ordinaryBody).uses, []);
   });
 
   it('classifies every field the spec names', () => {
     const fields = specFields('ChatCompletionRequest');
     assert.ok(fields.length > 20);
-    for (const field of fields) assert.deepEqual(scanWireBody('openai-chat', { [field]: true }).unknown, [], field);
+    for (const field of fields) assert.deepEqual(scanWireBody(openAIChatWireScanner, { [field]: true }).unknown, [], field);
   });
 
   it('gates the legacy functions and function_call', () => {
@@ -128,6 +129,6 @@ describe('scanWireBody openai-chat', () => {
 
   it('never throws, whatever the body', () => {
     const keys = [...Object.keys(ordinaryBody), 'messages', 'content', 'type', 'role', 'tools', 'functions', 'function_call', 'response_format', 'image_url', '__proto__'];
-    for (const body of junkBodies(ordinaryBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody('openai-chat', body), JSON.stringify(body));
+    for (const body of junkBodies(ordinaryBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody(openAIChatWireScanner, body), JSON.stringify(body));
   });
 });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { junkBodies, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
-import { scanWireBody } from './wire-scan.js';
+import { scanWireBody } from '../../access/wire-scan/wire-scan.js';
+import { anthropicMessagesWireScanner } from './scan-anthropic-messages.js';
 
-const scan = (fields: Record<string, unknown>) => scanWireBody('anthropic-messages', { model: 'claude', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }], ...fields });
+const scan = (fields: Record<string, unknown>) => scanWireBody(anthropicMessagesWireScanner, { model: 'claude', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }], ...fields });
 const image = { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } };
 
 /** A request in the shape Claude Code sends (as in test/anthropic-pass-through.test.ts), plus a system turn. */
@@ -40,13 +41,13 @@ const claudeCodeBody = {
 describe('scanWireBody anthropic-messages', () => {
   it('finds nothing unknown in the spec examples (create and count_tokens) and a Claude Code body', () => {
     const bodies = [...specExamples('AnthropicCreateMessageRequest'), ...specExamples('AnthropicCountTokensRequest'), ['claude-code', claudeCodeBody] as [string, unknown]];
-    for (const [name, body] of bodies) assert.deepEqual(scanWireBody('anthropic-messages', body).unknown, [], name);
-    assert.deepEqual(usesOf(scanWireBody('anthropic-messages', claudeCodeBody)), ['reasoning output_config.effort', 'reasoning thinking', 'tools tools[0]']);
+    for (const [name, body] of bodies) assert.deepEqual(scanWireBody(anthropicMessagesWireScanner, body).unknown, [], name);
+    assert.deepEqual(usesOf(scanWireBody(anthropicMessagesWireScanner, claudeCodeBody)), ['reasoning output_config.effort', 'reasoning thinking', 'tools tools[0]']);
   });
 
   it('classifies every field the spec names, for create and count_tokens', () => {
     const fields = [...specFields('AnthropicCreateMessageRequest'), ...specFields('AnthropicCountTokensRequest')];
-    for (const field of fields) assert.deepEqual(scanWireBody('anthropic-messages', { [field]: true }).unknown, [], field);
+    for (const field of fields) assert.deepEqual(scanWireBody(anthropicMessagesWireScanner, { [field]: true }).unknown, [], field);
     for (const field of specFields('AnthropicOutputConfig')) assert.deepEqual(scan({ output_config: { [field]: true } }).unknown, [], `output_config.${field}`);
   });
 
@@ -141,6 +142,6 @@ describe('scanWireBody anthropic-messages', () => {
 
   it('never throws, whatever the body', () => {
     const keys = [...Object.keys(claudeCodeBody), 'type', 'role', 'content', 'source', 'budget_tokens', 'mcp_servers', 'output_format', '__proto__'];
-    for (const body of junkBodies(claudeCodeBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody('anthropic-messages', body), JSON.stringify(body));
+    for (const body of junkBodies(claudeCodeBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody(anthropicMessagesWireScanner, body), JSON.stringify(body));
   });
 });

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
-import { scanWireBody } from './wire-scan.js';
+import { scanWireBody } from '../../access/wire-scan/wire-scan.js';
+import { openAIResponsesWireScanner } from './scan-openai-responses.js';
 
-const scan = (fields: Record<string, unknown>) => scanWireBody('openai-responses', { model: 'gpt-5', input: 'Hi', ...fields });
+const scan = (fields: Record<string, unknown>) => scanWireBody(openAIResponsesWireScanner, { model: 'gpt-5', input: 'Hi', ...fields });
 const functionTool = { type: 'function', name: 'shell', description: 'Runs a command.', strict: false, parameters: { type: 'object', properties: { command: { type: 'array' } } } };
 
 /** A request in the shape Codex CLI sends with `store: false`: developer and user turns, replayed items, its tool kinds. */
@@ -40,8 +41,8 @@ const codexBody = {
 describe('scanWireBody openai-responses', () => {
   it('finds nothing unknown in the spec examples, the recorded requests and a Codex body', () => {
     const bodies = [...specExamples('ResponsesCreateRequest'), ...recordedRequests('openai-responses'), ['codex', codexBody] as [string, unknown]];
-    for (const [name, body] of bodies) assert.deepEqual(scanWireBody('openai-responses', body).unknown, [], name);
-    assert.deepEqual(usesOf(scanWireBody('openai-responses', codexBody)), [
+    for (const [name, body] of bodies) assert.deepEqual(scanWireBody(openAIResponsesWireScanner, body).unknown, [], name);
+    assert.deepEqual(usesOf(scanWireBody(openAIResponsesWireScanner, codexBody)), [
       'reasoning reasoning',
       'tools tools[0].type',
       'tools tools[1].type',
@@ -52,7 +53,7 @@ describe('scanWireBody openai-responses', () => {
   });
 
   it('classifies every field the spec names', () => {
-    for (const field of specFields('ResponsesCreateRequest')) assert.deepEqual(scanWireBody('openai-responses', { [field]: true }).unknown, [], field);
+    for (const field of specFields('ResponsesCreateRequest')) assert.deepEqual(scanWireBody(openAIResponsesWireScanner, { [field]: true }).unknown, [], field);
     for (const field of specFields('ResponsesTextConfig')) assert.deepEqual(scan({ text: { [field]: true } }).unknown, [], `text.${field}`);
   });
 
@@ -131,7 +132,7 @@ describe('scanWireBody openai-responses', () => {
 
   it('reads items brought in from history as the same items in input, and an unresolved reference as unknown', () => {
     const screenshot = { type: 'computer_call_output', call_id: 'c', output: { type: 'computer_screenshot', image_url: 'https://x/s.png' } };
-    const brought = scanWireBody('openai-responses', { model: 'gpt-5', input: [{ type: 'item_reference', id: 'cuo_1' }] }, [
+    const brought = scanWireBody(openAIResponsesWireScanner, { model: 'gpt-5', input: [{ type: 'item_reference', id: 'cuo_1' }] }, [
       { item: screenshot, param: 'input[0]' },
       { item: { type: 'web_search_call', status: 'completed' }, param: 'previous_response_id[3]' },
       { item: { type: 'item_reference', id: 'ig_unknown' }, param: 'previous_response_id[4]' },
@@ -148,6 +149,6 @@ describe('scanWireBody openai-responses', () => {
 
   it('never throws, whatever the body', () => {
     const keys = [...Object.keys(codexBody), 'type', 'role', 'content', 'output', 'tools', 'format', 'prompt', '__proto__'];
-    for (const body of junkBodies(codexBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody('openai-responses', body), JSON.stringify(body));
+    for (const body of junkBodies(codexBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody(openAIResponsesWireScanner, body), JSON.stringify(body));
   });
 });

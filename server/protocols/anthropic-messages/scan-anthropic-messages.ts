@@ -13,8 +13,8 @@ import {
   toolChoice,
   useCapability,
   type Walker,
-} from './scan-fields.js';
-import type { WireScan } from './wire-scan.js';
+} from '../../access/wire-scan/scan-fields.js';
+import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a Messages body (create or count_tokens) asks of the upstream, field by field, following
@@ -146,3 +146,6 @@ const topLevel: FieldTable = {
 export function scanAnthropicMessages(body: Record<string, unknown>, scan: WireScan): void {
   scanFields(body, '', topLevel, scan);
 }
+
+/** How the permissions read a raw anthropic-messages body (access/wire-scan/wire-scan.ts). */
+export const anthropicMessagesWireScanner: WireScanner = { body: scanAnthropicMessages };

@@ -11,8 +11,8 @@ import {
   toolChoice,
   useCapability,
   type Walker,
-} from './scan-fields.js';
-import type { WireScan } from './wire-scan.js';
+} from '../../access/wire-scan/scan-fields.js';
+import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a generateContent or countTokens body asks of the upstream, field by field, following
@@ -174,3 +174,6 @@ const topLevel: FieldTable = { ...generateContentRequest, generateContentRequest
 export function scanGemini(body: Record<string, unknown>, scan: WireScan): void {
   scanGeminiFields(body, '', topLevel, scan);
 }
+
+/** How the permissions read a raw gemini body (access/wire-scan/wire-scan.ts). */
+export const geminiWireScanner: WireScanner = { body: scanGemini };

@@ -13,8 +13,8 @@ import {
   toolChoice,
   useCapability,
   type Walker,
-} from './scan-fields.js';
-import type { WireScan } from './wire-scan.js';
+} from '../../access/wire-scan/scan-fields.js';
+import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a Chat Completions body asks of the upstream, field by field, following
@@ -110,3 +110,6 @@ const topLevel: FieldTable = {
 export function scanOpenAIChat(body: Record<string, unknown>, scan: WireScan): void {
   scanFields(body, '', topLevel, scan);
 }
+
+/** How the permissions read a raw openai-chat body (access/wire-scan/wire-scan.ts). */
+export const openAIChatWireScanner: WireScanner = { body: scanOpenAIChat };

@@ -12,8 +12,8 @@ import {
   toolChoice,
   useCapability,
   type Walker,
-} from './scan-fields.js';
-import type { WireScan } from './wire-scan.js';
+} from '../../access/wire-scan/scan-fields.js';
+import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a Responses body asks of the upstream, field by field, following
@@ -177,3 +177,6 @@ const topLevel: FieldTable = {
 export function scanOpenAIResponses(body: Record<string, unknown>, scan: WireScan): void {
   scanFields(body, '', topLevel, scan);
 }
+
+/** How the permissions read a raw openai-responses body (access/wire-scan/wire-scan.ts). */
+export const openAIResponsesWireScanner: WireScanner = { body: scanOpenAIResponses, item: scanOpenAIResponsesItem };

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
-import { scanWireBody } from './wire-scan.js';
+import { scanWireBody } from '../../access/wire-scan/wire-scan.js';
+import { geminiWireScanner } from './scan-gemini.js';
 
 const contents = [{ role: 'user', parts: [{ text: 'Hi' }] }];
-const scan = (fields: Record<string, unknown>) => scanWireBody('gemini', { contents, ...fields });
+const scan = (fields: Record<string, unknown>) => scanWireBody(geminiWireScanner, { contents, ...fields });
 const inlineImage = { mimeType: 'image/png', data: 'AA==' };
 
 /** What the Vercel AI SDK's Google provider and Google's own SDKs send: every ordinary field at once. */
@@ -38,12 +39,12 @@ const ordinaryBody = {
 describe('scanWireBody gemini', () => {
   it('finds nothing unknown in the spec examples, the recorded requests and an ordinary SDK body', () => {
     const bodies = [...specExamples('GeminiGenerateContentRequest'), ...specExamples('GeminiCountTokensRequest'), ...recordedRequests('gemini'), ['ordinary', ordinaryBody] as [string, unknown]];
-    for (const [name, body] of bodies) assert.deepEqual(scanWireBody('gemini', body).unknown, [], name);
-    assert.deepEqual(usesOf(scanWireBody('gemini', ordinaryBody)), ['tools tools[0].functionDeclarations']);
+    for (const [name, body] of bodies) assert.deepEqual(scanWireBody(geminiWireScanner, body).unknown, [], name);
+    assert.deepEqual(usesOf(scanWireBody(geminiWireScanner, ordinaryBody)), ['tools tools[0].functionDeclarations']);
   });
 
   it('classifies every field the spec names, but cachedContent', () => {
-    const at = (schema: string, wrap: (field: string) => Record<string, unknown>) => specFields(schema).flatMap((field) => scanWireBody('gemini', wrap(field)).unknown);
+    const at = (schema: string, wrap: (field: string) => Record<string, unknown>) => specFields(schema).flatMap((field) => scanWireBody(geminiWireScanner, wrap(field)).unknown);
     assert.deepEqual(at('GeminiGenerateContentRequest', (field) => ({ [field]: true })), ['cachedContent']);
     assert.deepEqual(at('GeminiCountTokensRequest', (field) => ({ [field]: true })), []);
     assert.deepEqual(at('GeminiGenerationConfig', (field) => ({ generationConfig: { [field]: true } })), []);
@@ -119,7 +120,7 @@ describe('scanWireBody gemini', () => {
   });
 
   it('reads a countTokens generateContentRequest like a generateContent body', () => {
-    const body = scanWireBody('gemini', { generateContentRequest: { model: 'models/gemini', contents, tools: [{ googleSearch: {} }], cachedContent: 'cachedContents/1' } });
+    const body = scanWireBody(geminiWireScanner, { generateContentRequest: { model: 'models/gemini', contents, tools: [{ googleSearch: {} }], cachedContent: 'cachedContents/1' } });
     assert.deepEqual(usesOf(body), ['tools generateContentRequest.tools[0].googleSearch']);
     assert.deepEqual(body.unknown, ['generateContentRequest.cachedContent']);
   });
@@ -155,6 +156,6 @@ describe('scanWireBody gemini', () => {
 
   it('never throws, whatever the body', () => {
     const keys = [...Object.keys(ordinaryBody), ...Object.keys(ordinaryBody.generationConfig), 'parts', 'role', 'inline_data', 'functionResponse', 'thinkingConfig', 'generateContentRequest', '__proto__'];
-    for (const body of junkBodies(ordinaryBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody('gemini', body), JSON.stringify(body));
+    for (const body of junkBodies(ordinaryBody, keys, 2000)) assert.doesNotThrow(() => scanWireBody(geminiWireScanner, body), JSON.stringify(body));
   });
 });
