@@ -84,12 +84,12 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     getImageFile: createGetImageFileHandler(deps.images.storage),
     createEmbedding: createEmbeddingHandler(deps),
     createMessage: createMessageHandler(deps),
-    countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
+    countMessageTokens: createCountTokensHandler(deps),
     // One handler per Gemini action serves it under both API versions and both ways of naming the model.
     ...geminiActionHandlers({
       generate: createGenerateContentHandler(deps),
       stream: createStreamGenerateContentHandler(deps),
-      count: createGeminiCountTokensHandler(deps.registry, deps.router),
+      count: createGeminiCountTokensHandler(deps),
       embed: createEmbedContentHandler(deps),
       batchEmbed: createBatchEmbedContentsHandler(deps),
     }),
