@@ -1,19 +1,26 @@
-import type { StartedAnswer } from '../../core/model-call.js';
+import type { StartedAnswer } from '../../core/route-call.js';
 import type { StreamFrame } from '../../core/stream-frame.js';
 import { collectFinishReasons, frameObject, maxCapturedCharacters, textsIn } from './answer-content.js';
 import { currentTraceScope, type RequestTrace } from './trace-scope.js';
 
 /**
- * Lets the request's trace read a begun model answer, in the client's protocol, for its finish reasons
- * (and its text when content is captured): a whole body at once, a stream frame by frame as it goes out.
+ * Lets the request's trace read a begun answer, in the client's protocol, for its finish reasons (and its
+ * text when content is captured): a whole body once it is made, a stream frame by frame as it goes out.
  * Outside a traced request the answer is returned as it is.
  */
 export function traceAnswer(answer: StartedAnswer): StartedAnswer {
   const request = currentTraceScope()?.request;
   if (!request) return answer;
   if (answer.kind === 'json') {
-    read(request, answer.body);
-    return answer;
+    const { body } = answer;
+    return {
+      ...answer,
+      body: async () => {
+        const made = await body();
+        read(request, made);
+        return made;
+      },
+    };
   }
   return { ...answer, frames: readEach(request, answer.frames) };
 }

@@ -13,7 +13,7 @@ export const anthropicMessagesDefinition: ClientProtocolDefinition<'anthropic-me
   ...messagesProtocol,
   operations: (deps) => ({
     createMessage: createMessageHandler(deps),
-    countMessageTokens: createCountTokensHandler(deps.registry, deps.router),
+    countMessageTokens: createCountTokensHandler(deps),
   }),
   modelList: {
     list: (models, query) =>

@@ -17,7 +17,7 @@ export const geminiDefinition: ClientProtocolDefinition<'gemini'> = {
     ...operationsByAction({
       generateContent: createGenerateContentHandler(deps),
       streamGenerateContent: createStreamGenerateContentHandler(deps),
-      countTokens: createGeminiCountTokensHandler(deps.registry, deps.router),
+      countTokens: createGeminiCountTokensHandler(deps),
       embedContent: createEmbedContentHandler(deps),
       batchEmbedContents: createBatchEmbedContentsHandler(deps),
     }),
