@@ -5,23 +5,24 @@
  *
  * The layers, top to bottom; a layer imports the ones below it, never one above:
  *
- *   main.ts, app.ts, routes.ts   the wiring: builds the server from everything below
+ *   main.ts, app.ts, create-handlers.ts   the wiring: builds the server from everything below
  *   http/                        the HTTP server: front door, middleware, writing answers and errors
  *   protocols/                   the client protocols' handlers (Chat Completions, Messages, Responses, …)
+ *   management/                  beside protocols/: the gateway's own API (admin, account, usage, operations)
  *   core/                        the model call: resolve, route, attempt, emit
  *   providers/                   one folder per upstream type, translating core's requests to its API
  *   providers/upstream/          the HTTP client every provider shares
  *
  * core/ holds two things: the pipeline (model registry, router, model call, …; listed in `corePipeline`
- * below) and the vocabulary every layer speaks (types.ts, gateway-error.ts, stream frames, small helpers).
+ * below) and the vocabulary every layer speaks (internal-representation.ts, gateway-error.ts, stream frames, small helpers).
  * Providers import the vocabulary, never the pipeline, which imports them.
  *
  * At the sides stand the modules the layers use, each with one concern: access (who may do what), limits,
- * metering, usage (the ledger), store (the database), observability (metrics, tracing), config (the config
+ * usage (the ledger, its reports and usage/metering/), store (the database), observability (metrics, tracing), config (the config
  * file's schema and loading), outbound (fetches made for users), keys, image-files, logging. The side rules:
  *
  *   - Any layer may import a side module; a side module may import core (its vocabulary, the model registry)
- *     and other sides, but never http/ or protocols/: they are what sits on top, and a side that needed them
+ *     and other sides, but never http/, protocols/ or management/: they are what sits on top, and a side that needed them
  *     would tie every layer below to the HTTP server.
  *   - config/ is at the bottom: everything reads the config, so the config imports nothing of the server
  *     but the provider types' config entries (providers/provider-config-rules.ts and the
@@ -39,8 +40,8 @@
  */
 
 const corePipeline =
-  '^server/core/(model-registry|router|deployment-health|pick-deployment|model-call|call-embeddings|count-input-tokens|start-translated-answer|gate-capabilities|dropped-params)[.]ts$';
-const wiring = '^server/(main|app|routes)[.]ts$';
+  '^server/core/(model-registry|router|deployment-health|pick-deployment|route-call|model-call|embeddings-operation|count-tokens-operation|count-input-tokens|start-translated-answer|gate-capabilities|dropped-params)[.]ts$';
+const wiring = '^server/(main|app|create-handlers)[.]ts$';
 
 /** The modules the config's schema reads about provider types: zod schemas and rules, no provider code. */
 const providerConfigEntries = '^server/providers/(provider-config-rules|[^/]+/config-keys)[.]ts$';
@@ -63,21 +64,21 @@ module.exports = {
     },
     {
       name: 'protocols-only-from-above',
-      comment: 'protocols/ is imported by http/ and the wiring only: nothing below (core, providers) or at the sides knows the client protocols.',
+      comment: 'protocols/ and management/ are imported by http/ and the wiring only: nothing below (core, providers) or at the sides knows the client protocols.',
       severity: 'error',
-      from: { pathNot: ['^server/(http|protocols)/', wiring] },
-      to: { path: '^server/protocols/' },
+      from: { pathNot: ['^server/(http|protocols|management)/', wiring] },
+      to: { path: '^server/(protocols|management)/' },
     },
     {
       name: 'wiring-only-from-the-wiring',
-      comment: 'main.ts, app.ts and routes.ts build the server; nothing they build imports them.',
+      comment: 'main.ts, app.ts and create-handlers.ts build the server; nothing they build imports them.',
       severity: 'error',
       from: { pathNot: wiring },
       to: { path: wiring },
     },
     {
       name: 'providers-below-the-pipeline',
-      comment: "Providers speak core's vocabulary (types.ts, gateway-error.ts, …) and are called by its pipeline; they never import the pipeline.",
+      comment: "Providers speak core's vocabulary (internal-representation.ts, gateway-error.ts, …) and are called by its pipeline; they never import the pipeline.",
       severity: 'error',
       from: { path: '^server/providers/' },
       to: { path: corePipeline },

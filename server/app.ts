@@ -33,13 +33,13 @@ import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js
 import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
-import { createMetering } from './metering/create-metering.js';
+import { createMetering } from './usage/metering/create-metering.js';
 import { oneSpellingPerField } from './http/one-spelling-per-field.js';
 import { observeRequests } from './observability/metrics/observe-requests.js';
 import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
 import { errorBodyRenderers, protocolOfOperation } from './protocols/registry.js';
-import { createHandlers } from './routes.js';
+import { createHandlers } from './create-handlers.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';

@@ -1,5 +1,5 @@
 import type { ModelCapability } from '../config/config-schema.js';
-import type { ContentPart, ModelRequest } from '../core/types.js';
+import type { ContentPart, ModelRequest } from '../core/internal-representation.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { CostOption, Permissions } from './access-types.js';
 import { costOptionsOfBetas } from './priced-betas.js';

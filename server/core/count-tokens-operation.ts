@@ -3,7 +3,7 @@ import { droppedParamNames } from './dropped-params.js';
 import { gateCapabilities, type DroppableFeature } from './gate-capabilities.js';
 import { admitModelCall, type ModelCall } from './model-call.js';
 import type { RoutedOperation } from './route-call.js';
-import type { ModelRequest } from './types.js';
+import type { ModelRequest } from './internal-representation.js';
 
 /**
  * Counting a generation's input tokens, as a routed call (route-call.ts): admitted like the generation

@@ -10,7 +10,7 @@ import { routeCall, type RenderedStream, type RoutedCallDependencies, type Route
 import type { RouteTarget } from './router.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
 import { tallyStream } from './tally-stream.js';
-import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './types.js';
+import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './internal-representation.js';
 
 /**
  * What a client protocol tells the model-call pipeline about one request: how to read it, how the

@@ -3,7 +3,7 @@ import type { OperationRoute, ProtocolFamily } from '../../generated/operations.
 import type { Principal } from '../access/principal.js';
 import type { ClientProtocol } from './client-protocol.js';
 import { RequestWork } from './request-work.js';
-import type { Usage } from './types.js';
+import type { Usage } from './internal-representation.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };

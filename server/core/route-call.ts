@@ -4,7 +4,7 @@ import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import type { StreamedSoFar } from './request-context.js';
 import type { RouteTarget, Router } from './router.js';
 import type { StreamFrame } from './stream-frame.js';
-import type { Usage } from './types.js';
+import type { Usage } from './internal-representation.js';
 
 /**
  * One operation that reaches an upstream (a generation, an image request, embeddings, a token count), as

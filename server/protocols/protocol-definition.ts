@@ -22,7 +22,7 @@ export interface ClientProtocolDefinition<Name extends ClientProtocolName = Clie
   modelList?: ModelListRenderer;
 }
 
-/** What the protocols' handlers are built from (routes.ts passes its own dependencies). */
+/** What the protocols' handlers are built from (create-handlers.ts passes its own dependencies). */
 export interface ProtocolDependencies extends ModelCallDependencies {
   responses: ResponseStore;
   /** Seconds a stored response lives (`responses.retention_days`). */

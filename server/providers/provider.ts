@@ -1,7 +1,7 @@
 import type { ProviderType } from '../config/config-schema.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../core/image-types.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding-types.js';
-import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
+import type { ModelRequest, StreamEvent, Usage } from '../core/internal-representation.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import type { ImageUrlRewriter } from '../outbound/image-inliner.js';
 

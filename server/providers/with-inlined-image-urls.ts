@@ -1,5 +1,5 @@
 import type { OutboundConfig } from '../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../core/types.js';
+import type { ModelRequest, StreamEvent } from '../core/internal-representation.js';
 import { ImageInliner } from '../outbound/image-inliner.js';
 import { rewriteRequestImageUrls } from '../outbound/rewrite-request-image-urls.js';
 import type { CallContext, PassThrough, Provider } from './provider.js';

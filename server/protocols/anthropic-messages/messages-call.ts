@@ -3,7 +3,7 @@ import { untranslatedParamNames } from '../../core/dropped-params.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest } from '../../core/types.js';
+import type { ModelRequest } from '../../core/internal-representation.js';
 import { renderAnthropicError } from './render-anthropic-error.js';
 import { convertMessagesRequest, type ConversionMode } from './convert-messages-request.js';
 import { newMessageId } from './message-ids.js';

@@ -3,7 +3,7 @@ import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { renderOpenAIError } from './render-openai-error.js';
 import { chatDroppedFields, chatFeatureParams, chatOutputCap } from './chat-params.js';
 import { convertChatRequest } from './convert-chat-request.js';

@@ -1,7 +1,7 @@
 import { responsesProtocol } from './responses-protocol.js';
 import { withOutputCap } from '../../access/output-ceiling.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest } from '../../core/types.js';
+import type { ModelRequest } from '../../core/internal-representation.js';
 import { convertResponsesRequest } from './convert-responses-request.js';
 import { droppedHostedTools, hostedToolsOf } from './hosted-tools.js';
 import { forwardedResponseRenderer } from './render-forwarded-response.js';

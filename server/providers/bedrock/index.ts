@@ -11,7 +11,7 @@
  * ID or an ARN; it is URL-encoded into the path.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import type { CallContext, Provider } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';

@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { countRequestTokens } from '../../core/token-counter.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { CallContext, Provider } from '../provider.js';
 import { createBuiltinEmbeddings } from './embed/index.js';
 import { createBuiltinImages } from './images/index.js';

@@ -6,7 +6,7 @@
  * models serve the Images API (generate-images.ts) and embedding models `:batchEmbedContents` (embed-contents.ts).
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';

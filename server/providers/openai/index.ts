@@ -9,7 +9,7 @@
  * forward-embeddings.ts serves embeddings.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';

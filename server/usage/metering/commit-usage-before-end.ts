@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import type { UsageRecord } from '../usage/usage-record.js';
-import type { SyncLedger } from '../usage/sync-ledger.js';
+import type { UsageRecord } from '../usage-record.js';
+import type { SyncLedger } from '../sync-ledger.js';
 
 /** Builds the request's usage row once and hands it to `keep`; a no-op once the row has been built. */
 export type RecordUsage = (keep: (row: UsageRecord) => void) => void;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { worstCaseMediaReferenceTokens } from './count-media-references.js';
-import { protocolDefinition } from '../protocols/registry.js';
+import { protocolDefinition } from '../../protocols/registry.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
 import { namedOutputCap, planReservation, withGrantedOutputCap, worstCaseImageOutputTokens, type ReservationPlanInput } from './plan-reservation.js';
 

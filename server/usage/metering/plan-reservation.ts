@@ -1,8 +1,8 @@
-import { candidatesOf, withOutputCap, type OutputCapFields } from '../access/output-ceiling.js';
-import type { ModelPricing } from '../config/config-schema.js';
-import { valueAt } from '../core/body-path.js';
-import type { LimitScope, ReserveRequest } from '../limits/limit-store.js';
-import { tokenRates } from '../usage/cost.js';
+import { candidatesOf, withOutputCap, type OutputCapFields } from '../../access/output-ceiling.js';
+import type { ModelPricing } from '../../config/config-schema.js';
+import { valueAt } from '../../core/body-path.js';
+import type { LimitScope, ReserveRequest } from '../../limits/limit-store.js';
+import { tokenRates } from '../cost.js';
 import { countMediaReferences, worstCaseMediaReferenceTokens } from './count-media-references.js';
 import { estimateEmbeddingTokens } from './estimate-embedding-tokens.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';

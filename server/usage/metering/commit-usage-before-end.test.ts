@@ -4,8 +4,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SyncLedger } from '../usage/sync-ledger.js';
-import type { UsageRecord } from '../usage/usage-record.js';
+import type { SyncLedger } from '../sync-ledger.js';
+import type { UsageRecord } from '../usage-record.js';
 import { commitUsageBeforeEnd } from './commit-usage-before-end.js';
 
 test('the client gets the end of the answer only once its row is committed; the row is built once', async () => {

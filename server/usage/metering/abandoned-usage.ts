@@ -1,5 +1,5 @@
-import type { StreamedSoFar, RequestContext } from '../core/request-context.js';
-import type { Usage } from '../core/types.js';
+import type { StreamedSoFar, RequestContext } from '../../core/request-context.js';
+import type { Usage } from '../../core/internal-representation.js';
 import { estimatePromptTokens, estimateTokensOfCharacters } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
 import { namedOutputCap } from './plan-reservation.js';

@@ -1,6 +1,6 @@
-import type { Metering } from '../../generated/operations.js';
-import type { OutputCapFields } from '../access/output-ceiling.js';
-import type { RequestContext } from '../core/request-context.js';
+import type { Metering } from '../../../generated/operations.js';
+import type { OutputCapFields } from '../../access/output-ceiling.js';
+import type { RequestContext } from '../../core/request-context.js';
 
 /** What the ledger calls a request's protocol. */
 export type MeteredProtocol = Metering['ledgerProtocol'];

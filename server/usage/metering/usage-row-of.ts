@@ -1,6 +1,6 @@
-import type { Principal } from '../access/principal.js';
-import type { RequestContext } from '../core/request-context.js';
-import { newUsageRecordId, type UsageRecord } from '../usage/usage-record.js';
+import type { Principal } from '../../access/principal.js';
+import type { RequestContext } from '../../core/request-context.js';
+import { newUsageRecordId, type UsageRecord } from '../usage-record.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
 import type { Outcome } from './request-outcome.js';
 

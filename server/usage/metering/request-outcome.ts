@@ -1,8 +1,8 @@
 import type { Request, Response } from 'express';
-import type { ModelRegistry } from '../core/model-registry.js';
-import type { Usage } from '../core/types.js';
-import type { RequestContext } from '../core/request-context.js';
-import { costOf } from '../usage/cost.js';
+import type { ModelRegistry } from '../../core/model-registry.js';
+import type { Usage } from '../../core/internal-representation.js';
+import type { RequestContext } from '../../core/request-context.js';
+import { costOf } from '../cost.js';
 import { abandonedUsage } from './abandoned-usage.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
