@@ -2,9 +2,11 @@
 # CI's container test: builds the image with podman from the Containerfile on a base made from Debian
 # packages and the npm registry (container/make-debian-base.sh, cached in ~/.cache), runs it as the README
 # says (read-only root, a tmpfs /tmp, a data volume, its own user), and smoke-tests it: the user and what it
-# may write, a key from the keys subcommand, container/smoke-requests.mjs (/healthz, /readyz, chat
-# completions through the openai SDK), then SIGTERM (podman stop), which must drain and exit 0 in time.
-# Removes what it made (container, volume, image; the base images too unless they were there before).
+# may write, production dependencies only, the image's HEALTHCHECK, a key from the keys subcommand,
+# container/smoke-requests.mjs (/healthz, /readyz, chat completions through the openai SDK), then SIGTERM
+# (podman stop), which must drain and exit 0 within the grace.
+# Removes the container, volume and image it made; keeps the base images (and their tarballs in ~/.cache),
+# which are a cache named by their content (container/make-debian-base.sh).
 # Needs root, podman, runc and debootstrap, and this checkout's node_modules (the openai SDK).
 #   container/ci-image-smoke.sh
 set -euo pipefail
@@ -25,14 +27,10 @@ step() { echo "-- $(date -u +%H:%M:%S) $*"; }
 podman=(podman --runtime runc)
 limits=(--ulimit nofile=1024:1024 --ulimit nproc=1000:1000)
 
-made_base=()
-for name in debian-node debian-node-build; do
-  podman image exists "localhost/$name:$node_version" || made_base+=("localhost/$name:$node_version")
-done
 cleanup() {
   "${podman[@]}" rm --force --time 0 "$container" >/dev/null 2>&1 || true
   podman volume rm --force "$volume" >/dev/null 2>&1 || true
-  podman rmi --force "$image" "${made_base[@]}" >/dev/null 2>&1 || true
+  podman rmi --force "$image" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
 
@@ -76,6 +74,11 @@ for path in / /app /usr/local; do
 done
 in_container sh -c 'touch /data/written && touch /tmp/written'
 echo "uid 10001; / and /app read-only; /data and /tmp writable"
+# Production dependencies only: no dev dependency (the SDK, the build tools) and no telemetry package.
+for package in openai typescript esbuild tsx @scarf/scarf; do
+  if in_container test -e "/app/node_modules/$package"; then echo "/app has $package" >&2; exit 1; fi
+done
+echo "no dev dependency in /app"
 
 key=$(in_container node /app/node_modules/unified-model-api/bin/unified-model-api.mjs keys create --name smoke --json \
   | node -pe 'JSON.parse(require("fs").readFileSync(0)).key')

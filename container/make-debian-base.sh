@@ -6,7 +6,8 @@
 #   localhost/debian-node-build:<node version>  the same plus python3, make and g++ (BUILD_BASE_IMAGE), so
 #                                               that the build stage need not install them on every build
 # Both root file systems are kept as tarballs in ~/.cache/unified-model-api/, named by a hash of this
-# script, the Debian release and the versions: a second run (or CI's next) only imports them.
+# script, the Debian release and the versions, and the images carry that hash as a label: a second run (or
+# CI's next) imports them only when podman does not hold them already.
 # Needs root, debootstrap and podman.
 #   container/make-debian-base.sh [node version, default 20.20.2] [npm version, default 11.19.1]
 set -eu
@@ -42,5 +43,11 @@ if [ ! -f "$base_tar" ] || [ ! -f "$build_tar" ]; then
   rm -rf "$root/var/cache/apt/archives"/*.deb "$root/var/lib/apt/lists"/*
   tar -C "$root" -c . > "$build_tar.partial" && mv "$build_tar.partial" "$build_tar"
 fi
-podman import --quiet --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' "$base_tar" "localhost/debian-node:$node_version" >/dev/null
-podman import --quiet --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' "$build_tar" "localhost/debian-node-build:$node_version" >/dev/null
+# Imported unless podman holds them already: an import digests the whole tarball (minutes on a busy machine).
+for image in "debian-node:$base_tar" "debian-node-build:$build_tar"; do
+  name="localhost/${image%%:*}:$node_version"
+  if [ "$(podman image inspect --format '{{index .Labels "unified-model-api.base"}}' "$name" 2>/dev/null)" != "$key" ]; then
+    podman import --quiet --change 'ENV PATH=/usr/local/bin:/usr/bin:/bin' --change "LABEL unified-model-api.base=$key" \
+      "${image#*:}" "$name" >/dev/null
+  fi
+done
