@@ -2,9 +2,10 @@
 # The container's production stage without a container runtime (for where podman cannot run: README,
 # Container): lays the packed gateway out with production dependencies only (container/install-production.sh,
 # as the Containerfile does), then runs it as an unprivileged user with the application read-only and
-# only a data folder writable, and smoke-tests it: /healthz, /readyz, a key from the keys subcommand, a chat
-# completion through the openai SDK, and a SIGTERM that exits 0. Needs root (for the read-only bind mount
-# and the user switch); takes a few minutes, most of it compiling better-sqlite3.
+# only a data folder writable, and smoke-tests it: a key from the keys subcommand, the requests of
+# container/smoke-requests.mjs (/healthz, /readyz, chat completions through the openai SDK), and a SIGTERM
+# that exits 0. Needs root (for the read-only bind mount and the user switch); takes a few minutes, most of
+# it compiling better-sqlite3.
 #   container/smoke-outside-container.sh [tarball]     (default: npm pack of this checkout)
 set -eu
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,17 +31,8 @@ as_gateway() {
 gateway=$!
 origin="http://127.0.0.1:$port"
 for _ in $(seq 1 100); do curl -fs "$origin/readyz" >/dev/null 2>&1 && break; sleep 0.2; done
-curl -fsS "$origin/healthz"; echo
-curl -fsS "$origin/readyz"; echo
 key=$(as_gateway node "$bin" keys create --name smoke --json | node -pe 'JSON.parse(require("fs").readFileSync(0)).key')
-# The openai SDK of this checkout's dev dependencies drives it, as the tests do.
-(cd "$repo" && KEY="$key" ORIGIN="$origin" node --input-type=module -e "
-import OpenAI from 'openai';
-const client = new OpenAI({ apiKey: process.env.KEY, baseURL: process.env.ORIGIN + '/v1' });
-const answer = await client.chat.completions.create({ model: 'builtin/echo', messages: [{ role: 'user', content: 'smoke' }] });
-if (answer.choices[0].message.content !== 'You said: smoke') throw new Error(JSON.stringify(answer));
-console.log('chat completion:', answer.choices[0].message.content);
-")
+node "$repo/container/smoke-requests.mjs" "$origin" "$key"
 if (as_gateway sh -c "touch '$work/app/written'") 2>/dev/null; then echo "the application folder is writable" >&2; exit 1; fi
 kill -TERM "$gateway"
 wait "$gateway" && echo "SIGTERM: exited 0"
