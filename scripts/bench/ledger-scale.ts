@@ -161,7 +161,7 @@ async function backdate(store: 'SQLite' | 'PostgreSQL', gateway: GatewayProcess,
   if (store === 'PostgreSQL') {
     await client!.query('UPDATE usage_records SET created_at = $1::bigint - floor(random() * $2)::bigint', [now, spreadDays * dayMs]);
     await client!.query('DELETE FROM usage_rollups');
-    await client!.query(rollUpStoredRowsSql);
+    await client!.query(rollUpStoredRowsSql());
     await client!.query('VACUUM ANALYZE usage_records');
   } else {
     const SQLite = await loadSqlite();
@@ -169,7 +169,7 @@ async function backdate(store: 'SQLite' | 'PostgreSQL', gateway: GatewayProcess,
     sqlite.pragma('busy_timeout = 10000');
     sqlite.prepare('UPDATE usage_records SET created_at = ? - (abs(random()) % ?)').run(now, spreadDays * dayMs);
     sqlite.exec('DELETE FROM usage_rollups');
-    sqlite.exec(rollUpStoredRowsSql);
+    sqlite.exec(rollUpStoredRowsSql());
     sqlite.exec('ANALYZE');
     sqlite.close();
   }

@@ -12,6 +12,8 @@ export const rolledUpSums = [
   'cached_input_tokens',
   'output_tokens',
   'reasoning_tokens',
+  'cache_write_input_tokens',
+  'cache_write_1h_input_tokens',
   'image_count',
   'cost_usd',
   'estimated',
@@ -22,15 +24,16 @@ export const rollupKeyColumns = ['hour', 'account_id', 'key_id', 'model', 'statu
 
 /**
  * One statement that adds every stored row to the rollups, with the same expressions as {@link rollUpUsage}:
- * migration 0007 builds the rollups of the rows stored before it with it, and the ledger-scale benchmark
- * rebuilds them after spreading its rows over past days. Plain SQL that both databases run as it is.
+ * the ledger-scale benchmark rebuilds them with it after spreading its rows over past days. Plain SQL that
+ * both databases run as it is. `sums` are the columns summed: migration 0007, which built the rollups of
+ * the rows stored before it, passes the ones that existed then.
  */
-export const rollUpStoredRowsSql = `insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, input_tokens,
-    cached_input_tokens, output_tokens, reasoning_tokens, image_count, cost_usd, estimated)
-  select created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100, count(*), sum(input_tokens),
-    sum(cached_input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(image_count), sum(cost_usd), sum(estimated)
+export function rollUpStoredRowsSql(sums: ReadonlyArray<string> = rolledUpSums): string {
+  return `insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, ${sums.join(', ')})
+  select created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100, count(*), ${sums.map((column) => `sum(${column})`).join(', ')}
   from usage_records
   group by created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100`;
+}
 
 /**
  * The rollup rows that count `rows` (rows just inserted: those skipped as already stored must not be
@@ -55,7 +58,7 @@ export function rollUpUsage(rows: ReadonlyArray<Pick<UsageRow, 'created_at' | 'a
     const name = JSON.stringify(rollupKeyColumns.map((column) => key[column]));
     let group = groups.get(name);
     if (!group) {
-      group = { ...key, requests: 0, input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0, estimated: 0 };
+      group = { ...key, requests: 0, ...(Object.fromEntries(rolledUpSums.map((column) => [column, 0])) as Record<(typeof rolledUpSums)[number], number>) };
       groups.set(name, group);
     }
     group.requests += 1;
