@@ -65,7 +65,8 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   if (endpoint.protocol === 'openai-images') {
     const images = requestedImages(body) ?? input.maxImages;
     const outputTokens = images * worstCaseImageOutputTokens;
-    const perImage = imagePrice(pricing, stringField(body, 'size'), stringField(body, 'quality'));
+    // An upload's body is read only after admission: its size and quality are unknown, so the dearest image.
+    const perImage = imagePrice(pricing, body === undefined ? undefined : { size: stringField(body, 'size'), quality: stringField(body, 'quality') });
     return { tokens: prompt + outputTokens, costUsd: inputUsd + outputTokens * usdPerOutputToken + images * perImage };
   }
   const named = namedOutputCap(endpoint.protocol, body);

@@ -52,8 +52,7 @@ export function outcomeOf(
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
   const { costUsd, ...priced } = priceUsage(usage, pricing, {
     imageCount,
-    imageSize: stringField(req.body, 'size'),
-    imageQuality: stringField(req.body, 'quality'),
+    image: { size: stringField(req.body, 'size'), quality: stringField(req.body, 'quality') },
     requestedServiceTier: requestedServiceTier(req.body),
   });
   return { model, deployment, usage, imageCount, costUsd, priced };

@@ -33,10 +33,9 @@ export interface PricedUsage {
 
 /** What, besides its usage, a request's price depends on. */
 export interface PricingFacts {
-  /** Images generated, each priced by {@link imagePrice}. */
+  /** Images generated, each priced by {@link imagePrice} for the request's size and quality. */
   imageCount?: number;
-  imageSize?: string;
-  imageQuality?: string;
+  image?: ImageRequest;
   /** The `service_tier` the request asked for, used when the upstream reports none. */
   requestedServiceTier?: string;
 }
@@ -77,19 +76,23 @@ function multiplierOf(pricing: ModelPricing, serviceTier: string | undefined): n
   return (serviceTier === undefined ? undefined : pricing.service_tiers?.[serviceTier]) ?? 1;
 }
 
+/** What an image request names of the images it wants; undefined for one not read yet (an upload, at admission). */
+export interface ImageRequest {
+  size?: string;
+  quality?: string;
+}
+
 /**
- * What one generated image costs: the first `image_prices` entry matching its size and quality (an entry
- * leaving either out matches any), else `per_image`. An unknown size or quality (an upload's, read after
- * admission) is priced at the dearest entry it could match, which is what a worst case needs.
+ * What one generated image costs: the first `image_prices` entry whose named size and quality are the
+ * request's (an entry naming neither matches any request; a request leaving out a field the entry names
+ * does not match it), else `per_image`. For a request not read yet, the dearest of them all: a worst case.
  */
-export function imagePrice(pricing: ModelPricing | undefined, size?: string, quality?: string): number {
+export function imagePrice(pricing: ModelPricing | undefined, request: ImageRequest | undefined): number {
   if (!pricing) return 0;
-  const matches = (pricing.image_prices ?? []).filter(
-    (entry) => (entry.size === undefined || size === undefined || entry.size === size) && (entry.quality === undefined || quality === undefined || entry.quality === quality),
-  );
-  if (matches.length === 0) return pricing.per_image;
-  if (size !== undefined && quality !== undefined) return matches[0]!.usd;
-  return Math.max(...matches.map((entry) => entry.usd));
+  const entries = pricing.image_prices ?? [];
+  if (request === undefined) return Math.max(pricing.per_image, ...entries.map((entry) => entry.usd));
+  const match = entries.find((entry) => (entry.size === undefined || entry.size === request.size) && (entry.quality === undefined || entry.quality === request.quality));
+  return match?.usd ?? pricing.per_image;
 }
 
 /**
@@ -138,7 +141,7 @@ export function priceUsage(usage: Usage, pricing: ModelPricing | undefined, fact
     plainOutput * rates.output +
     reasoning * rates.reasoning +
     audioOut * rates.audioOutput;
-  const images = (facts.imageCount ?? 0) * imagePrice(pricing, facts.imageSize, facts.imageQuality);
+  const images = (facts.imageCount ?? 0) === 0 ? 0 : (facts.imageCount ?? 0) * imagePrice(pricing, facts.image ?? {});
   return { costUsd: tokenCost + images, priceTierAboveTokens: aboveTokens, serviceTier: serviceTier ?? null, batch };
 }
 
