@@ -90,10 +90,12 @@ function expectedReport(records: readonly UsageRecord[], filter: UsageFilter, gr
     if (filter.to !== undefined && record.created_at >= filter.to) continue;
     const label = { day: new Date(record.created_at).toISOString().slice(0, 10), model: record.model, key: record.key_id }[groupBy];
     const name = String(label);
-    const group = groups.get(name) ?? { [{ day: 'day', model: 'model', key: 'key_id' }[groupBy]]: label, requests: 0, input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0 } as UsageSummaryRow;
+    const group = groups.get(name) ?? { [{ day: 'day', model: 'model', key: 'key_id' }[groupBy]]: label, requests: 0, input_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0 } as UsageSummaryRow;
     group.requests += 1;
     group.input_tokens += record.input_tokens;
     group.cached_input_tokens += record.cached_input_tokens;
+    group.cache_write_input_tokens += record.cache_write_input_tokens;
+    group.cache_write_1h_input_tokens += record.cache_write_1h_input_tokens;
     group.output_tokens += record.output_tokens;
     group.reasoning_tokens += record.reasoning_tokens;
     group.image_count += record.image_count;
