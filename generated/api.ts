@@ -1453,7 +1453,7 @@ export type components = {
             cached_input_tokens: number;
             /** @description Prompt tokens written to the provider's cache (part of `input_tokens`). */
             cache_write_input_tokens: number;
-            /** @description Of the cache writes */
+            /** @description Of the cache writes, those to the 1-hour cache. */
             cache_write_1h_input_tokens: number;
             /** @description All generated tokens, reasoning included. */
             output_tokens: number;
