@@ -1490,7 +1490,7 @@ export type components = {
             reasoning_tokens: number;
             image_count: number;
             latency_ms: number;
-            /** @description US dollars, as the provider bills the request (see `pricing` in the README). */
+            /** @description US dollars, as the provider bills the request (README, "Pricing and the price catalog"). */
             cost_usd: number;
             /** @description The prompt-size tier whose prices applied, by its threshold (`long_context.above_input_tokens`: the whole request is billed at that tier's prices); 0 for the model's own prices. */
             price_tier_above_tokens: number;

@@ -2,7 +2,7 @@
 // and an operation without a handler does not compile.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,15 +39,18 @@ test('generated/ matches the spec', async () => {
 });
 
 test('changing a schema without regenerating is caught', async () => {
+  // A copy of the whole tree (the root and the area files it refers to), with one area file edited.
   const dir = await mkdtemp(join(tmpdir(), 'spec-'));
-  const spec = join(dir, 'openapi.yaml');
-  const text = await readFile(join(root, 'openapi/openapi.yaml'), 'utf8');
-  const changed = text.replace('        stream: { type: boolean, nullable: true }', '        stream: { type: boolean, nullable: true }\n        extra_flag: { type: boolean }');
+  await cp(join(root, 'openapi'), dir, { recursive: true });
+  const schemas = join(dir, 'components/chat.yaml');
+  const text = await readFile(schemas, 'utf8');
+  const changed = text.replace('      stream: { type: boolean, nullable: true }', '      stream: { type: boolean, nullable: true }\n      extra_flag: { type: boolean }');
   assert.notEqual(changed, text, 'the edit applied');
-  await writeFile(spec, changed);
-  const result = await checkGenerated(spec);
+  await writeFile(schemas, changed);
+  const result = await checkGenerated(join(dir, 'openapi.yaml'));
+  await rm(dir, { recursive: true, force: true });
   assert.equal(result.ok, false);
-  assert.match(result.output, /generated\/ is stale \(openapi\.json, openapi\.prism\.json, api\.ts\)/);
+  assert.match(result.output, /generated\/ is stale \(openapi\.json, openapi\.yaml, openapi\.prism\.json, api\.ts\)/);
 });
 
 test('removing a handler fails the type check', async () => {

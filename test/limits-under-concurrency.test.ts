@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { stringify } from 'yaml';
 import { configSchema } from '../server/config/config-schema.js';
-import { connectTestRedis } from '../server/limits/limit-stores-for-tests.js';
+import { connectTestRedis } from './helpers/limit-stores.js';
 import { adminApi } from './helpers/admin-api.js';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from './helpers/fake-upstream.js';
 import { awayFromMinuteEdge } from './helpers/minute-window.js';

@@ -11,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
-import { connectTestRedis } from '../server/limits/limit-stores-for-tests.js';
+import { connectTestRedis } from './helpers/limit-stores.js';
 import { adminApi } from './helpers/admin-api.js';
 import { startPrivateRedis, type PrivateRedis } from './helpers/private-redis.js';
 import { spawnGateway, type GatewayProcess } from './helpers/spawn-gateway.js';

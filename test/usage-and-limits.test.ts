@@ -8,7 +8,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
-import { connectTestRedis } from '../server/limits/limit-stores-for-tests.js';
+import { connectTestRedis } from './helpers/limit-stores.js';
 import { openDatabase } from '../server/store/database.js';
 import { adminApi } from './helpers/admin-api.js';
 import { awayFromMinuteEdge } from './helpers/minute-window.js';

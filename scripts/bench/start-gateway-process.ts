@@ -100,7 +100,8 @@ function productionBuild(): Promise<string> {
   return built;
 }
 
-async function createApiKey(env: NodeJS.ProcessEnv): Promise<string> {
+/** Makes an API key with the key CLI, in a process of its own, against the store `env` points at. */
+export async function createApiKey(env: NodeJS.ProcessEnv): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/cli/keys.ts', 'create', '--name', 'bench', '--json'], {
     cwd: repoRoot,
     env,

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createLogger } from '../logging/logger.js';
 import type { Limits } from '../access/access-types.js';
 import type { LimitScope, LimitStore, ReserveResult } from './limit-store.js';
-import { testLimitStores, type TestLimitStore, type TestStoreOptions } from './limit-stores-for-tests.js';
+import { testLimitStores, type TestLimitStore, type TestStoreOptions } from '../../test/helpers/limit-stores.js';
 import { msUntilNextUtcMonth } from './limit-windows.js';
 import { createLeaseRenewals } from './lease-renewals.js';
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { after, describe, test } from 'node:test';
-import { connectTestRedis, deleteKeys, redisTestUrl, uniqueKeyPrefix } from './limit-stores-for-tests.js';
+import { connectTestRedis, deleteKeys, redisTestUrl, uniqueKeyPrefix } from '../../test/helpers/limit-stores.js';
 import { RedisLimitStore } from './redis-limit-store.js';
 import { RedisScript } from './redis-script.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { junkBodies, specExamples, specFields, usesOf } from './scan-test-support.js';
+import { junkBodies, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
 import { scanWireBody } from './wire-scan.js';
 
 const scan = (fields: Record<string, unknown>) => scanWireBody('anthropic-messages', { model: 'claude', max_tokens: 1024, messages: [{ role: 'user', content: 'Hi' }], ...fields });

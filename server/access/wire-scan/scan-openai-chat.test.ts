@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from './scan-test-support.js';
+import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
 import { scanWireBody } from './wire-scan.js';
 
 const base = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'Hi' }] };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from './scan-test-support.js';
+import { junkBodies, recordedRequests, specExamples, specFields, usesOf } from '../../../test/helpers/wire-scan-support.js';
 import { scanWireBody } from './wire-scan.js';
 
 const scan = (fields: Record<string, unknown>) => scanWireBody('openai-responses', { model: 'gpt-5', input: 'Hi', ...fields });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { fixtureJson, fixtureSseEvents, toSseBody } from '../../../test/helpers/upstream-fixtures.js';
 import { collectStream } from '../../core/collect-stream.js';
-import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
+import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { Provider } from '../provider.js';
 import { createAnthropicProvider } from './index.js';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { collectStream } from '../../core/collect-stream.js';
 import { countRequestTokens, countTextTokens } from '../../core/token-counter.js';
 import type { Message, ModelRequest, StreamEvent } from '../../core/types.js';
-import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
+import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { createBuiltinProvider } from './index.js';
 
 const request = (messages: Message[], extra: Partial<ModelRequest> = {}) =>

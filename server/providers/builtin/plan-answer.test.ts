@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { countTextTokens } from '../../core/token-counter.js';
 import type { Message, ModelRequest, ToolDefinition } from '../../core/types.js';
 import { NO_TEXT_REPLY } from './compose-reply-text.js';
-import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
+import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { defaultMaxOutputTokens, planAnswer } from './plan-answer.js';
 
 const request = modelRequest;

@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
+import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import type { StreamEvent } from '../../core/types.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureChunks, fixtureJson } from '../../../test/helpers/upstream-fixtures.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, it } from 'node:test';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { collectStream } from '../../core/collect-stream.js';
-import { modelRequest, userSays } from '../../core/model-request-fixtures.js';
+import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureSseEvents, toSseBody } from '../../../test/helpers/upstream-fixtures.js';
 import { readOpenAIError } from '../openai/read-error.js';

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 
-/** The contract, read from the hand-edited source (generated/openapi.json is a copy of it). */
-export const spec = parse(readFileSync(new URL('../../../openapi/openapi.yaml', import.meta.url), 'utf8')) as Spec;
+/** The contract as one document: the bundle of openapi/ that `npm run generate` writes. */
+export const spec = JSON.parse(readFileSync(new URL('../../../generated/openapi.json', import.meta.url), 'utf8')) as Spec;
 
 export type Family = 'openai' | 'anthropic' | 'gemini' | 'admin';
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { WireScan } from './wire-scan.js';
+import type { WireScan } from '../../server/access/wire-scan/wire-scan.js';
 
 /**
  * Shared by the wire scanners' tests: real request bodies (the spec's named examples and recorded upstream
@@ -7,7 +7,7 @@ import type { WireScan } from './wire-scan.js';
  * makes a scanner throw.
  */
 
-const root = new URL('../../../', import.meta.url);
+const root = new URL('../../', import.meta.url);
 
 /** The spec's named request examples whose names start with `prefix`, e.g. `ChatCompletionRequest`. */
 export function specExamples(prefix: string): [string, unknown][] {

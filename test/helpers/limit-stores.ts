@@ -2,9 +2,9 @@
 // Redis must be running: a test that needs it fails with a clear message instead of passing silently.
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import type { LimitStore } from './limit-store.js';
-import { MemoryLimitStore } from './memory-limit-store.js';
-import { RedisLimitStore } from './redis-limit-store.js';
+import type { LimitStore } from '../../server/limits/limit-store.js';
+import { MemoryLimitStore } from '../../server/limits/memory-limit-store.js';
+import { RedisLimitStore } from '../../server/limits/redis-limit-store.js';
 
 export const redisTestUrl = process.env.GATEWAY_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
