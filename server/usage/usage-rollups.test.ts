@@ -195,8 +195,13 @@ for (const [name, open] of testDatabases) {
       const legacyLedger = file ? new SqliteLedgerWriter(file) : legacyStore;
       try {
         await migrateToLatest(legacy.db, '0006_usage_records_completed');
-        const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 });
-        await legacy.db.insertInto('usage_records').values(records.map(toUsageRow)).execute();
+        // Rows of that time had no cache-write columns: migration 0009 gives them 0.
+        const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 }).map((record) => ({ ...record, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0 }));
+        const legacyRows = records.map((record) => {
+          const { cache_write_input_tokens: _w, cache_write_1h_input_tokens: _h, price_tier_above_tokens: _t, service_tier: _s, batch: _b, ...row } = toUsageRow(record);
+          return row;
+        });
+        await legacy.db.insertInto('usage_records').values(legacyRows as never).execute();
         await migrateToLatest(legacy.db);
         for (const groupBy of groupings) assert.deepEqual(await legacyStore.summarize({}, groupBy), expectedReport(records, {}, groupBy));
         // And the writers add to them from there.
