@@ -180,9 +180,16 @@ const usageArbitrary = (maxInput: number, maxOutput: number) =>
       };
     });
 
-/** What the upstream may report: any tier when the request left the choice to it, else the one asked for. */
+/**
+ * What the upstream may report: any tier when the request left the choice to it (`auto`), its default tier
+ * when the request named none, else the one asked for.
+ */
 const reportedTier = (requested: string | undefined) =>
-  requested === undefined || requested === 'auto' ? fc.constantFrom(undefined, 'default', 'batch', ...tierNames) : fc.constantFrom(undefined, requested);
+  requested === 'auto'
+    ? fc.constantFrom(undefined, 'default', 'batch', ...tierNames)
+    : requested === undefined
+      ? fc.constantFrom(undefined, 'default', 'standard')
+      : fc.constantFrom(undefined, requested);
 
 test('the reservation is never below the settled cost, for any priced option (property)', () => {
   const requestArbitrary = fc

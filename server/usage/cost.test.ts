@@ -126,9 +126,10 @@ test('the worst case covers every kind of token, tier and service tier the reque
     service_tiers: { priority: 2, flex: 0.5 },
     long_context: { above_input_tokens: 1_000, input_per_mtok: 3, output_per_mtok: 9 },
   };
-  // Upstream's choice (none named, or auto): the dearest tier; the prompt below the threshold: base prices.
-  assert.deepEqual(worstCaseRates(priced, 500), { input: (2 * 4) / 1e6, output: (2 * 10) / 1e6 });
-  assert.deepEqual(worstCaseRates(priced, 500, 'auto'), worstCaseRates(priced, 500));
+  // The upstream's choice (`auto`): the dearest tier; the prompt below the threshold: base prices.
+  assert.deepEqual(worstCaseRates(priced, 500, 'auto'), { input: (2 * 4) / 1e6, output: (2 * 10) / 1e6 });
+  // None named: the standard prices, as the providers serve such a request.
+  assert.deepEqual(worstCaseRates(priced, 500), { input: 4 / 1e6, output: 10 / 1e6 });
   // A tier named: that tier only.
   assert.deepEqual(worstCaseRates(priced, 500, 'flex'), { input: (0.5 * 4) / 1e6, output: (0.5 * 10) / 1e6 });
   // Above the threshold the long-context tier counts too (its cache writes default to its own input price).
