@@ -118,7 +118,6 @@ export function renderOperations(spec) {
   const routes = operations.map((op) => `  ${JSON.stringify(op)},`).join('\n');
   const handlers = operations.map((op) => `  ${op.operationId}: OperationHandler<'${op.operationId}'>;`).join('\n');
   return `import type { Request, Response } from 'express';
-import type { RequestContext } from '../server/core/request-context.js';
 import type { operations } from './api.js';
 
 export type OperationId = keyof operations;
@@ -138,8 +137,15 @@ export type PathParams<O extends OperationId> = ParametersOf<O, 'path'>;
 export type QueryParams<O extends OperationId> = ParametersOf<O, 'query'>;
 
 export type TypedRequest<O extends OperationId> = Request<PathParams<O>, SuccessBody<O>, RequestBody<O>, QueryParams<O>>;
+/**
+ * The type of what the front door learnt of a request, filled in by the server: server/core/request-context.ts
+ * adds \`context: RequestContext\` to this interface (module augmentation), so that generated code imports no
+ * server code and the layers point one way (.dependency-cruiser.cjs).
+ */
+export interface HandlerContextType {}
+type HandlerContext = HandlerContextType extends { context: infer C } ? C : never;
 /** An operation's handler: the request, the response, and what the front door learnt of the request. */
-export type OperationHandler<O extends OperationId> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>, context: RequestContext) => Promise<void> | void;
+export type OperationHandler<O extends OperationId> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>, context: HandlerContext) => Promise<void> | void;
 
 /** One handler per operationId in the spec. */
 export interface OperationHandlers {

@@ -10,6 +10,7 @@ import type { Settings } from './config/settings.js';
 import { mountBrowserPages } from './console/browser-pages.js';
 import { ModelRegistry } from './core/model-registry.js';
 import { startPeriodicCleanup } from './core/periodic-cleanup.js';
+import { combineObservers } from './core/call-observer.js';
 import { Router } from './core/router.js';
 import { createAuthentication } from './http/authenticate.js';
 import { createCors } from './http/cors.js';
@@ -26,16 +27,19 @@ import { createOpenApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
 import { startTracing } from './observability/tracing/start-tracing.js';
+import { traceCalls } from './observability/tracing/trace-calls.js';
+import { logFailedAttempts } from './logging/log-failed-attempts.js';
 import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js';
 import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
-import { createMetering } from './metering/create-metering.js';
+import { createMetering } from './usage/metering/create-metering.js';
 import { oneSpellingPerField } from './http/one-spelling-per-field.js';
 import { observeRequests } from './observability/metrics/observe-requests.js';
 import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
-import { createHandlers } from './routes.js';
+import { errorBodyRenderers, protocolOfOperation } from './protocols/registry.js';
+import { createHandlers } from './create-handlers.js';
 import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
@@ -68,17 +72,10 @@ export interface AppDependencies {
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
   const { metrics, serveMetrics, listen: listenForMetrics } = setUpMetrics(config.metrics, registry, logger);
-  const router = new Router(registry, {
-    settings: config.routing,
-    onAttemptStarted: metrics?.attemptStarted,
-    onAttemptFailed: ({ target, attempt, error, verdict }) => {
-      metrics?.attemptFailed({ target, attempt, error, verdict });
-      logger.warn(
-        { model: target.model.id, deployment: target.deployment.key, attempt, verdict, error: error instanceof Error ? error.message : String(error) },
-        'upstream attempt failed',
-      );
-    },
-  });
+  // Every routed call's attempts and answer are watched by these, in this order (core/call-observer.ts);
+  // tracing's do nothing outside a traced request.
+  const observer = combineObservers([...(metrics ? [metrics.observeCalls] : []), logFailedAttempts(logger), traceCalls]);
+  const router = new Router(registry, { settings: config.routing, observer });
   const keys = new KeyStore(db);
   const accounts = new AccountStore(db);
   const authenticator = new KeyAuthenticator(keys, accounts);
@@ -173,10 +170,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
-  const errorHandler = createErrorHandler(logger);
+  const errorHandler = createErrorHandler(logger, errorBodyRenderers);
   app.use(errorHandler);
   let metricsServer: Server | undefined;
-  const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler });
+  const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler, protocolOf: protocolOfOperation });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => {

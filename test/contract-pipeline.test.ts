@@ -54,12 +54,12 @@ test('changing a schema without regenerating is caught', async () => {
 });
 
 test('removing a handler fails the type check', async () => {
-  // A copy of routes.ts with one handler deleted, compiled against the real generated types.
+  // A copy of create-handlers.ts with one handler deleted, compiled against the real generated types.
   const dir = join(root, 'server');
-  const source = await readFile(join(dir, 'routes.ts'), 'utf8');
+  const source = await readFile(join(dir, 'create-handlers.ts'), 'utf8');
   const withoutHandler = source.replace(/^\s*listModels: .*\n/m, '');
   assert.notEqual(withoutHandler, source);
-  const probe = join(dir, `routes-probe-${process.pid}.ts`);
+  const probe = join(dir, `create-handlers-probe-${process.pid}.ts`);
   await writeFile(probe, withoutHandler);
   try {
     const messages = typeErrors(probe);
@@ -70,5 +70,5 @@ test('removing a handler fails the type check', async () => {
 });
 
 test('the unmodified routes compile', () => {
-  assert.deepEqual(typeErrors(join(root, 'server/routes.ts')), []);
+  assert.deepEqual(typeErrors(join(root, 'server/create-handlers.ts')), []);
 });

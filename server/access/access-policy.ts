@@ -1,11 +1,10 @@
 import type { ModelCapability } from '../config/config-schema.js';
-import type { ContentPart, ModelRequest } from '../core/types.js';
+import type { ContentPart, ModelRequest } from '../core/internal-representation.js';
 import { GatewayError } from '../core/gateway-error.js';
 import type { CostOption, Permissions } from './access-types.js';
 import { costOptionsOfBetas } from './priced-betas.js';
 import { matchesModelPattern } from './model-pattern.js';
-import type { WireProtocol } from '../core/wire-protocol.js';
-import { scanWireBody, type BroughtItem, type OutputTokenAsk, type WireScan } from './wire-scan/wire-scan.js';
+import { scanWireBody, type BroughtItem, type OutputTokenAsk, type WireScan, type WireScanner } from './wire-scan/wire-scan.js';
 
 /** Request field names in the client's protocol, so a refusal names what the client sent. */
 export interface RequestParamNames {
@@ -97,12 +96,12 @@ export class AccessPolicy {
     request: ModelRequest,
     options: {
       params: RequestParamNames;
-      wire: { protocol: WireProtocol; body: unknown; brought?: readonly BroughtItem[]; headers?: Readonly<Record<string, string>> };
+      wire: { scanner: WireScanner; body: unknown; brought?: readonly BroughtItem[]; headers?: Readonly<Record<string, string>> };
     },
   ): void {
     const { params, wire } = options;
     // The wire names the exact field at fault, so it speaks first.
-    if (this.narrowsRequests()) this.assertWireBody(scanWireBody(wire.protocol, wire.body, wire.brought), wire.headers?.['anthropic-beta']);
+    if (this.narrowsRequests()) this.assertWireBody(scanWireBody(wire.scanner, wire.body, wire.brought), wire.headers?.['anthropic-beta']);
     if (request.tools.length > 0) this.assertCapability('tools', params.tools);
     if (request.messages.some((message) => message.content.some(isVisualInput))) this.assertCapability('vision', params.images);
     if (request.responseFormat.type === 'json_schema') this.assertCapability('json_schema', params.json_schema);

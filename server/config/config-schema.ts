@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { allowEntryProblem } from '../outbound/address-policy.js';
-import { providerConfigProblems, typeSpecificConfigKeys, typesServing } from '../providers/provider-config-rules.js';
-import { providerDefinition, providerTypes } from '../providers/registry.js';
+import { providerConfigProblems, providerTypes, typeServes, typeSpecificConfigKeys, typesServing } from '../providers/provider-config-rules.js';
+import { commonProviderKeys } from './provider-entry.js';
 
 /**
  * The gateway configuration file (`gateway.yaml`). Key names are part of the public contract: later
@@ -9,8 +9,11 @@ import { providerDefinition, providerTypes } from '../providers/registry.js';
  * at start-up instead of silently ignored.
  */
 
-/** The provider types are their definitions' (providers/registry.ts). */
-export type { ProviderType } from '../providers/registry.js';
+/**
+ * The provider types are those of the types' config entries (providers/provider-config-rules.ts): a list
+ * that loads no provider's code, because the providers' code reads this config.
+ */
+export type { ProviderType } from '../providers/provider-config-rules.js';
 
 export const modelCapabilities = [
   'chat',
@@ -27,36 +30,18 @@ export type ModelCapability = (typeof modelCapabilities)[number];
 
 const milliseconds = (max: number) => z.number().int().min(1).max(max);
 
-/** Upstream time limits. Defaults (in upstream/timeouts.ts) are documented in the README. */
-const timeoutsSchema = z.strictObject({
-  /** TCP + TLS connect. */
-  connect_ms: milliseconds(120_000).optional(),
-  /** From sending the request to the upstream's response headers. */
-  first_byte_ms: milliseconds(3_600_000).optional(),
-  /** Longest silence between two body chunks once the answer has started. */
-  idle_ms: milliseconds(3_600_000).optional(),
-});
+/** The keys every provider entry may have, whatever its type (provider-entry.ts), in the order errors name them. */
+const { id, ...otherCommonKeys } = commonProviderKeys;
+const everyProvidersKeys = { id, type: z.enum(providerTypes), ...otherCommonKeys };
 
-/** The keys every provider entry may have, whatever its type. */
-const commonProviderKeys = {
-  id: z.string().min(1),
-  type: z.enum(providerTypes),
-  /** Same convention as the provider's official SDK base URL (OpenAI's includes `/v1`). */
-  base_url: z.url().optional(),
-  api_key: z.string().min(1).optional(),
-  /** Extra headers for every upstream call (OpenRouter's `HTTP-Referer`, a proxy's auth, …). */
-  headers: z.record(z.string(), z.string()).optional(),
-  timeouts: timeoutsSchema.optional(),
-};
-
-const sharedKey = Object.keys(typeSpecificConfigKeys).find((key) => key in commonProviderKeys);
+const sharedKey = Object.keys(typeSpecificConfigKeys).find((key) => key in everyProvidersKeys);
 if (sharedKey) throw new Error(`a provider definition declares '${sharedKey}', a key every provider entry has`);
 
 /**
- * A provider entry: the common keys and every type's own (its definition's `config.keys`); the keys of
+ * A provider entry: the common keys and every type's own (its config entry's `config.keys`); the keys of
  * other types are refused in configSchema's refinement (providers/provider-config-rules.ts).
  */
-const providerSchema = z.strictObject({ ...commonProviderKeys, ...typeSpecificConfigKeys });
+const providerSchema = z.strictObject({ ...everyProvidersKeys, ...typeSpecificConfigKeys });
 
 const deploymentSchema = z.strictObject({
   provider: z.string().min(1),
@@ -350,14 +335,14 @@ export const configSchema = z
       for (const reference of references) {
         if (model.provider === undefined && model.deployments === undefined) break;
         const type = config.providers.find((provider) => provider.id === reference.id)?.type;
-        if (makesImages && type && !providerDefinition(type).serves.images) {
+        if (makesImages && type && !typeServes(type, 'images')) {
           ctx.addIssue({
             code: 'custom',
             path: ['models', index, ...reference.path],
             message: `provider '${reference.id}' (type ${type}) cannot make images; image models need one of: ${typesServing('images').join(', ')}`,
           });
         }
-        if (embeds && type && !providerDefinition(type).serves.embeddings) {
+        if (embeds && type && !typeServes(type, 'embeddings')) {
           ctx.addIssue({
             code: 'custom',
             path: ['models', index, ...reference.path],

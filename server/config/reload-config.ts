@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
 import type { components } from '../../generated/api.js';
-import type { ModelRegistry } from '../core/model-registry.js';
-import type { InFlightRequests } from '../http/in-flight-requests.js';
 import type { GatewayConfig } from './config-schema.js';
 import { loadConfig } from './load-config.js';
 
@@ -17,8 +15,14 @@ export interface ConfigReloaderOptions {
   /** The file start-up read (undefined: `./gateway.yaml` if present, as at start-up). */
   path: string | undefined;
   config: GatewayConfig;
-  registry: ModelRegistry;
-  inFlight: InFlightRequests;
+  /**
+   * The model registry (core/model-registry.ts): builds the models and providers of a config, swaps them
+   * in, and returns the providers replaced. Only what the reload uses, so that config, at the bottom of
+   * the sides, imports no layer (.dependency-cruiser.cjs).
+   */
+  registry: { replace(config: GatewayConfig): Array<{ close?(): Promise<void> }> };
+  /** The server's running requests (http/in-flight-requests.ts), for when the replaced providers may close; likewise only what the reload uses. */
+  inFlight: { runningNowClosed(): Promise<unknown> };
   logger: Logger;
 }
 

@@ -1,4 +1,4 @@
-import type { ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from './types.js';
+import type { ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from './internal-representation.js';
 import { assertNever } from './assert-never.js';
 
 const emptyUsage = (): Usage => ({ inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 });

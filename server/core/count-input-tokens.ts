@@ -1,6 +1,6 @@
 import type { RouteTarget } from './router.js';
 import { countRequestTokens } from './token-counter.js';
-import type { ModelRequest } from './types.js';
+import type { ModelRequest } from './internal-representation.js';
 
 export interface InputTokenCount {
   inputTokens: number;

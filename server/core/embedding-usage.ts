@@ -1,5 +1,5 @@
 import type { EmbeddingResult } from './embedding-types.js';
-import type { Usage } from './types.js';
+import type { Usage } from './internal-representation.js';
 
 /**
  * An embeddings answer's usage, as metering and the ledger read it from the request context: input tokens

@@ -1,4 +1,4 @@
-import type { Instruction, Message, ModelRequest } from './types.js';
+import type { Instruction, Message, ModelRequest } from './internal-representation.js';
 
 /** A user or assistant turn: what is left of the conversation once system messages are folded. */
 export type ConversationMessage = Message & { role: 'user' | 'assistant' };

@@ -1,7 +1,7 @@
 import type { ModelCapability } from '../config/config-schema.js';
 import { GatewayError } from './gateway-error.js';
 import type { RegisteredModel } from './model-registry.js';
-import type { ModelRequest } from './types.js';
+import type { ModelRequest } from './internal-representation.js';
 
 /** Request features a model may lack that can be left out without changing what the client asked. */
 export type DroppableFeature = 'tools' | 'json_schema' | 'reasoning';

@@ -1,6 +1,6 @@
 /**
  * Protocol-neutral error kinds. Each protocol family renders them in its own shape and vocabulary
- * (see http/render-error.ts); handlers and providers only ever throw GatewayError.
+ * (each protocol's definition's `renderError`, protocols/registry.ts); handlers and providers only ever throw GatewayError.
  */
 export type ErrorKind =
   | 'invalid_request'

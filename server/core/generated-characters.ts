@@ -1,4 +1,4 @@
-import type { StreamEvent } from './types.js';
+import type { StreamEvent } from './internal-representation.js';
 
 /*
  * How many characters of generated content (text, reasoning, tool-call arguments) one streamed event

@@ -1,18 +1,16 @@
 import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
 import type { BroughtItem } from '../access/wire-scan/wire-scan.js';
-import { traceAnswer } from '../observability/tracing/answer-span.js';
+import type { ModelCallProtocol } from './client-protocol.js';
 import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
 import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
 import { gateCapabilities } from './gate-capabilities.js';
-import type { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
-import type { RouteTarget, Router } from './router.js';
+import { routeCall, type RenderedStream, type RoutedCallDependencies, type RoutedOperation, type StartedAnswer } from './route-call.js';
+import type { RouteTarget } from './router.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
-import type { StreamFrame } from './stream-frame.js';
 import { tallyStream } from './tally-stream.js';
-import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './types.js';
-import type { WireProtocol } from './wire-protocol.js';
+import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './internal-representation.js';
 
 /**
  * What a client protocol tells the model-call pipeline about one request: how to read it, how the
@@ -20,7 +18,8 @@ import type { WireProtocol } from './wire-protocol.js';
  * builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
  */
 export interface ModelCall {
-  protocol: WireProtocol;
+  /** The client protocol's definition (protocols/<name>/index.ts), as the layers below the protocols see it. */
+  protocol: ModelCallProtocol;
   /** The model ID the client named. */
   model: string;
   stream: boolean;
@@ -69,51 +68,31 @@ export interface AnswerRenderer<Whole, Item> {
   stream(items: AsyncIterable<Item>, target: RouteTarget): RenderedStream;
 }
 
-export interface RenderedStream {
-  frames: AsyncIterable<StreamFrame>;
-  /**
-   * The frames that tell a failure once the headers have gone, in the protocol's in-band form. Without it
-   * a failure ends the stream, for streams whose frames already carry their failures.
-   */
-  errorFrames?(error: GatewayError): StreamFrame[];
-}
-
-/** An answer that has begun, in the client's protocol, of which the client has seen nothing yet. */
-export type StartedAnswer = {
-  target: RouteTarget;
-  /** Request fields left out because the model lacks the capability. */
-  droppedParams: string[];
-} & (
-  | { kind: 'json'; body: unknown; usage: Usage | undefined }
-  | (RenderedStream & {
-      kind: 'stream';
-      /** Known once the stream is done. */
-      usage(): Usage | undefined;
-      /** Characters of generated content sent on since the latest usage report (tally-stream.ts). */
-      deliveredSinceUsage(): number;
-    })
-);
-
-export interface ModelCallDependencies {
-  registry: ModelRegistry;
-  router: Router;
-}
+/** What a model call needs: the same as every routed call. */
+export type ModelCallDependencies = RoutedCallDependencies;
 
 type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: Forwarded } | { translated: TranslatedAnswer });
 
 /**
- * The one model-call flow of every client protocol: resolve the model, check the request against the
- * caller's permissions, and route it; per attempt forward the body as it is (the upstream speaks the
- * client's protocol) or translate it through the internal representation; resolve once the upstream's
- * answer has begun (so failures until then are retried or fall back), rendered in the client's protocol.
+ * The one model-call flow of every client protocol, as a routed call (route-call.ts): resolve the model,
+ * check the request against the caller's permissions, and route it; per attempt forward the body as it is
+ * (the upstream speaks the client's protocol) or translate it through the internal representation;
+ * resolve once the upstream's answer has begun (so failures until then are retried or fall back),
+ * rendered in the client's protocol.
  *
  * @example
  * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), access, signal);
  */
-export async function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
-  const model = await admitModelCall(deps.registry, call, access);
-  const attempt = await deps.router.run(model, (target) => startAttempt(call, target, signal), signal, access);
-  return traceAnswer(await render(call, attempt));
+export function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
+  return routeCall(deps, modelCallOperation(call), access, signal);
+}
+
+function modelCallOperation(call: ModelCall): RoutedOperation<Attempt> {
+  return {
+    admit: (registry, access) => admitModelCall(registry, call, access),
+    attempt: (target, signal) => startAttempt(call, target, signal),
+    answer: (attempt) => render(call, attempt),
+  };
 }
 
 /**
@@ -127,19 +106,26 @@ export async function callModel(deps: ModelCallDependencies, call: ModelCall, ac
 export async function admitModelCall(registry: ModelRegistry, call: ModelCall, access: AccessPolicy): Promise<RegisteredModel> {
   const model = registry.resolve(call.model, access);
   await call.prepare?.();
-  const wire = { protocol: call.protocol, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
+  const wire = { scanner: call.protocol.wireScanner, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
   access.assertModelRequest(call.request('inspect'), { params: call.params, wire });
   return model;
 }
 
 async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {
   const { stream, params } = call;
-  const passThrough = target.deployment.provider.passThroughs?.[call.protocol];
+  const passThrough = target.deployment.provider.passThroughs?.[call.protocol.name];
   if (passThrough) {
     const { dropped } = gateCapabilities(target.model, call.request('inspect'), { stream, params });
     const { body, removed } = withoutDroppedParams(call.droppedFields, call.body, dropped);
     const forwardBody = call.forwardBody ? call.forwardBody(body, target) : body;
-    const upstreamCall = { upstreamModel: target.deployment.upstreamModel, signal, stream, ...(call.forwardHeaders && { headers: call.forwardHeaders }) };
+    const { rewriteImageUrls } = call.protocol;
+    const upstreamCall = {
+      upstreamModel: target.deployment.upstreamModel,
+      signal,
+      stream,
+      ...(call.forwardHeaders && { headers: call.forwardHeaders }),
+      ...(rewriteImageUrls && { rewriteImageUrls }),
+    };
     const forwarded = await passThrough.forward(forwardBody, upstreamCall);
     if (forwarded.kind === 'stream') forwarded.frames = await prefetchFirstEvent(forwarded.frames);
     return { target, droppedParams: removed, forwarded };
@@ -153,13 +139,18 @@ async function render(call: ModelCall, attempt: Attempt): Promise<StartedAnswer>
   const { target, droppedParams } = attempt;
   if ('forwarded' in attempt) {
     const { forwarded } = attempt;
-    if (forwarded.kind === 'json') return { target, droppedParams, kind: 'json', body: await call.forwarded.json(forwarded.body, target), usage: forwarded.usage };
-    return { target, droppedParams, kind: 'stream', ...call.forwarded.stream(forwarded.frames, target), usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
+    if (forwarded.kind === 'json') return jsonAnswer(attempt, await call.forwarded.json(forwarded.body, target), forwarded.usage);
+    const streamed = { usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
+    return { target, droppedParams, kind: 'stream', ...call.forwarded.stream(forwarded.frames, target), streamed };
   }
   const { translated } = attempt;
-  if (translated.kind === 'collected') {
-    return { target, droppedParams, kind: 'json', body: await call.translated.json(translated.response, target), usage: translated.response.usage };
-  }
+  if (translated.kind === 'collected') return jsonAnswer(attempt, await call.translated.json(translated.response, target), translated.response.usage);
   const tallied = tallyStream(translated.events);
-  return { target, droppedParams, kind: 'stream', ...call.translated.stream(tallied.events, target), usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
+  const streamed = { usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
+  return { target, droppedParams, kind: 'stream', ...call.translated.stream(tallied.events, target), streamed };
+}
+
+/** A whole answer, rendered (and acted on: a finished response stored) before anything is written. */
+function jsonAnswer({ target, droppedParams }: Attempt, body: unknown, usage: Usage | undefined): StartedAnswer {
+  return { target, droppedParams, kind: 'json', body: () => body, usage };
 }

@@ -1,4 +1,4 @@
-import type { ModelRequest } from './types.js';
+import type { ModelRequest } from './internal-representation.js';
 
 type Effort = NonNullable<NonNullable<ModelRequest['reasoning']>['effort']>;
 

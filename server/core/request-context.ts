@@ -1,8 +1,9 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import type { ClientProtocol } from './client-protocol.js';
 import { RequestWork } from './request-work.js';
-import type { Usage } from './types.js';
+import type { Usage } from './internal-representation.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };
@@ -24,6 +25,12 @@ export interface RequestContext {
   requestId: string;
   /** The operation the front door matched; undefined for paths that are no operation (pages, 404s). */
   operation?: OperationRoute;
+  /**
+   * The client protocol of the operation (its `x-metering` protocol's definition): what metering, the
+   * permissions, tracing and the body's canonical spelling read of the protocol. Undefined for an
+   * operation that is no model call.
+   */
+  protocol?: ClientProtocol;
   /** The operation's path parameters, percent-decoded. */
   pathParams: Record<string, string>;
   /** Whose error shape the request gets: the operation's family, or the closest for a path that matched none. */
@@ -53,6 +60,16 @@ export interface RequestContext {
 export interface StreamedSoFar {
   usage(): Usage | undefined;
   deliveredSinceUsage(): number;
+}
+
+/**
+ * Gives the generated handler types (generated/operations.ts) their context parameter: generated code imports
+ * no server code, so the server adds the type to the interface it declares for this.
+ */
+declare module '../../generated/operations.js' {
+  interface HandlerContextType {
+    context: RequestContext;
+  }
 }
 
 const contexts = new WeakMap<IncomingMessage, RequestContext>();

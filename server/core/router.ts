@@ -1,11 +1,11 @@
 import type { AccessPolicy } from '../access/access-policy.js';
+import type { CallObserver } from './call-observer.js';
 import type { RoutingConfig } from '../config/config-schema.js';
 import { GatewayError } from './gateway-error.js';
 import { classifyFailure } from './classify-failure.js';
 import { DeploymentHealth } from './deployment-health.js';
 import type { Deployment, ModelRegistry, RegisteredModel } from './model-registry.js';
 import { pickWeighted } from './pick-deployment.js';
-import { traceAttempt } from '../observability/tracing/attempt-span.js';
 
 /** The model (the requested one or a fallback) and deployment one attempt goes to. */
 export interface RouteTarget {
@@ -13,17 +13,12 @@ export interface RouteTarget {
   deployment: Deployment;
 }
 
-/** Told about every failed attempt, for the log. */
-export type AttemptObserver = (failure: { target: RouteTarget; attempt: number; error: unknown; verdict: string }) => void;
-/** Told about every attempt as it starts (1-based `attempt`; `fallback` when it goes to a fallback model), for metrics. */
-export type AttemptStartObserver = (start: { target: RouteTarget; attempt: number; fallback: boolean }) => void;
-
 export interface RouterOptions {
   settings: RoutingConfig;
   health?: DeploymentHealth;
   random?: () => number;
-  onAttemptFailed?: AttemptObserver;
-  onAttemptStarted?: AttemptStartObserver;
+  /** Told about every attempt and every answer (metrics, tracing, the log): call-observer.ts. */
+  observer?: CallObserver;
 }
 
 /**
@@ -41,8 +36,8 @@ export class Router {
   private readonly settings: RoutingConfig;
   private readonly health: DeploymentHealth;
   private readonly random: () => number;
-  private readonly onAttemptFailed?: AttemptObserver;
-  private readonly onAttemptStarted?: AttemptStartObserver;
+  /** Also told, by the routed call (route-call.ts), about the answer that won. */
+  readonly observer: CallObserver;
 
   constructor(
     private readonly registry: ModelRegistry,
@@ -51,11 +46,11 @@ export class Router {
     this.settings = options.settings;
     this.health = options.health ?? new DeploymentHealth(options.settings);
     this.random = options.random ?? Math.random;
-    this.onAttemptFailed = options.onAttemptFailed;
-    this.onAttemptStarted = options.onAttemptStarted;
+    this.observer = options.observer ?? {};
   }
 
   /**
+   * Called by the routed call only (route-call.ts), so that every operation is routed and observed alike.
    * Fallbacks the caller may not use are left out of the chain: a fallback must not serve a key what it
    * could not ask for by name.
    */
@@ -78,15 +73,16 @@ export class Router {
           await sleep(wait, signal);
         }
         attemptNumber += 1;
-        this.onAttemptStarted?.({ target: { model: candidate, deployment }, attempt: attemptNumber, fallback: candidate !== model });
+        const target = { model: candidate, deployment };
+        const watch = this.observer.onAttempt?.({ target, attempt: attemptNumber, fallback: candidate !== model });
         try {
-          const value = await traceAttempt({ model: candidate, deployment }, attemptNumber, () => attempt({ model: candidate, deployment }));
+          const value = await (watch?.run ? watch.run(() => attempt(target)) : attempt(target));
           this.health.recordSuccess(deployment.key);
           return value;
         } catch (error) {
           signal.throwIfAborted();
           const verdict = classifyFailure(error);
-          this.onAttemptFailed?.({ target: { model: candidate, deployment }, attempt: attemptNumber, error, verdict });
+          watch?.failed?.({ error, verdict });
           if (verdict === 'stop') throw error;
           const retryAfterMs = error instanceof GatewayError ? error.upstream?.retryAfterMs : undefined;
           this.health.recordFailure(deployment.key, retryAfterMs);

@@ -2,7 +2,7 @@ import { collectStream } from './collect-stream.js';
 import { gateCapabilities, type DroppableFeature } from './gate-capabilities.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
 import type { RouteTarget } from './router.js';
-import type { ModelRequest, ModelResponse, StreamEvent } from './types.js';
+import type { ModelRequest, ModelResponse, StreamEvent } from './internal-representation.js';
 
 /** A translated answer that has begun upstream but of which the client has seen nothing yet. */
 export type TranslatedAnswer = { dropped: DroppableFeature[] } & (

@@ -1,5 +1,5 @@
 import { streamEventCharacters } from './generated-characters.js';
-import type { StreamEvent, Usage } from './types.js';
+import type { StreamEvent, Usage } from './internal-representation.js';
 
 /**
  * What a stream has reported and sent so far, for metering a stream cut short (metering/abandoned-usage.ts):

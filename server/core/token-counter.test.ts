@@ -12,7 +12,7 @@ import {
   TOKENS_PER_MESSAGE,
   truncateToTokens,
 } from './token-counter.js';
-import type { ModelRequest } from './types.js';
+import type { ModelRequest } from './internal-representation.js';
 
 const base: ModelRequest = {
   model: 'm',

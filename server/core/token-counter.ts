@@ -14,7 +14,7 @@
  * Redacted reasoning is opaque ciphertext whose token cost only the upstream knows; it counts as 0.
  */
 import { decode, encode, setMergeCacheSize } from 'gpt-tokenizer/encoding/o200k_base';
-import type { ContentPart, ModelRequest } from './types.js';
+import type { ContentPart, ModelRequest } from './internal-representation.js';
 import { assertNever } from './assert-never.js';
 
 /** Framing tokens per message (OpenAI cookbook: `tokens_per_message = 3`). */

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { renderErrorBody } from './render-error.js';
+import type { ProtocolFamily } from '../../generated/operations.js';
+import type { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from '../core/request-context.js';
 import { statusForFamily } from './status-for-family.js';
 import { toGatewayError } from './to-gateway-error.js';
@@ -11,7 +12,10 @@ import { toGatewayError } from './to-gateway-error.js';
  * A stream that already started cannot change its status, so protocol handlers deal with mid-stream
  * errors themselves; this handler only closes such a response.
  */
-export function createErrorHandler(logger: Logger): ErrorRequestHandler {
+/** Per family, the error body its SDKs parse (protocols/registry.ts derives it from the client protocols). */
+export type ErrorBodyRenderers = Readonly<Record<ProtocolFamily, (error: GatewayError) => unknown>>;
+
+export function createErrorHandler(logger: Logger, errorBodies: ErrorBodyRenderers): ErrorRequestHandler {
   return (error, req, res, _next) => {
     if (res.destroyed && !res.writableFinished) {
       // The client left (the upstream call was cancelled for it): nobody is waiting and nothing went wrong.
@@ -28,7 +32,7 @@ export function createErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     for (const [name, value] of Object.entries(gatewayError.headers ?? {})) res.setHeader(name, value);
     const family = contextOf(req).family;
-    const body = renderErrorBody(family, gatewayError);
+    const body = errorBodies[family](gatewayError);
     try {
       res.status(statusForFamily(family, gatewayError)).json(body);
     } catch (validationError) {

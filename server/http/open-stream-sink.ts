@@ -1,7 +1,7 @@
 import type { Response } from 'express';
 import type { StreamForm } from '../core/model-call.js';
 import { JsonArrayWriter } from './json-array-writer.js';
-import type { StreamSink } from './send-stream.js';
+import type { StreamSink } from '../core/stream-sink.js';
 import { SseWriter } from './sse-writer.js';
 
 /**

@@ -1,14 +1,7 @@
 import { toGatewayError } from './to-gateway-error.js';
 import type { GatewayError } from '../core/gateway-error.js';
 import type { StreamFrame } from '../core/stream-frame.js';
-
-/** Where a streamed answer goes: an SSE writer, or Gemini's streamed JSON array. */
-export interface StreamSink {
-  readonly isOpen: boolean;
-  send(data: unknown, event?: string): Promise<void>;
-  end(): void;
-}
-
+import type { StreamSink } from '../core/stream-sink.js';
 
 export interface StreamProtocol<Item> {
   /** The frame an item goes out as; it may act on the item first (store a finished response, meter an image). */
@@ -40,7 +33,7 @@ export interface StreamProtocol<Item> {
  * @example
  * await sendStream(new SseWriter(res), answer.frames, {
  *   frameOf: (frame) => ({ data: frame }),
- *   errorFrames: (error) => [{ data: renderErrorBody('openai', error) }],
+ *   errorFrames: (error) => [{ data: renderOpenAIError(error) }],
  *   finish: () => (context.usage = answer.usage()),
  * });
  */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ModelRequest } from '../core/types.js';
+import type { ModelRequest } from '../core/internal-representation.js';
 import { rewriteRequestImageUrls } from './rewrite-request-image-urls.js';
 
 const request = (content: ModelRequest['messages'][number]['content']): ModelRequest => ({

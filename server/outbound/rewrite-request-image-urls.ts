@@ -1,4 +1,4 @@
-import type { ContentPart, ModelRequest } from '../core/types.js';
+import type { ContentPart, ModelRequest } from '../core/internal-representation.js';
 import type { ImageUrlVisitor } from './image-inliner.js';
 
 /**

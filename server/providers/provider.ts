@@ -1,8 +1,9 @@
 import type { ProviderType } from '../config/config-schema.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../core/image-types.js';
 import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding-types.js';
-import type { ModelRequest, StreamEvent, Usage } from '../core/types.js';
+import type { ModelRequest, StreamEvent, Usage } from '../core/internal-representation.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
+import type { ImageUrlRewriter } from '../outbound/image-inliner.js';
 
 /** What a provider needs to know per call beyond the request itself. */
 export interface CallContext {
@@ -78,6 +79,12 @@ export interface PassThroughCall extends CallContext {
   stream: boolean;
   /** Headers of the client's request that go on as they came (Anthropic's `anthropic-beta`). */
   headers?: Record<string, string>;
+  /**
+   * The client protocol's image-URL rewriter (its definition's `rewriteImageUrls`), for a provider that
+   * inlines image URLs (with-inlined-image-urls.ts); none for protocols whose bodies an inlining provider
+   * never forwards.
+   */
+  rewriteImageUrls?: ImageUrlRewriter<Record<string, unknown>>;
 }
 
 /**

@@ -7,15 +7,15 @@ import { geminiProvider } from './gemini/index.js';
 import { openaiCompatibleProvider } from './openai-compatible/index.js';
 import { openaiProvider } from './openai/index.js';
 import { vertexProvider } from './vertex/index.js';
+import { providerConfigEntries, type ProviderType } from './provider-config-rules.js';
 import type { Provider } from './provider.js';
 import { withInlinedImageUrls } from './with-inlined-image-urls.js';
 
 /**
- * Every provider type's definition, from its folder: adding a type is its folder and one entry here. Each
- * table about provider types (the config's types and keys, capabilities, …) derives from this list.
- *
- * Nothing these modules import at run time may import config/config-schema.ts, which builds the provider
- * entry's schema from this list while it loads.
+ * Every provider type's definition, from its folder: adding a type is its folder, one entry here and one in
+ * provider-config-rules.ts (the types' config entries, which the config's schema reads without loading the
+ * providers' code). Each table about provider types (capabilities, model descriptions, …) derives from
+ * this list.
  */
 export const providerDefinitions = [
   openaiProvider,
@@ -31,13 +31,20 @@ export const providerDefinitions = [
 /** A definition from the list, with its own `type` and config keys. */
 export type RegisteredDefinition = (typeof providerDefinitions)[number];
 
-/** The `type` names a provider entry may have. */
-export type ProviderType = RegisteredDefinition['type'];
+export { providerTypes, type ProviderType } from './provider-config-rules.js';
 
-export const providerTypes: readonly ProviderType[] = providerDefinitions.map((definition) => definition.type);
+// The two lists name the same types in the same order, and each definition spreads its own config entry.
+if (
+  providerDefinitions.length !== providerConfigEntries.length ||
+  providerDefinitions.some((definition, i) => definition.type !== providerConfigEntries[i]!.type || definition.config !== providerConfigEntries[i]!.config)
+) {
+  throw new Error(
+    `providers/registry.ts and providers/provider-config-rules.ts list different provider types: ${providerDefinitions.map((d) => d.type).join(', ')} / ${providerConfigEntries.map((e) => e.type).join(', ')}`,
+  );
+}
 
 const definitionsByType = new Map<string, RegisteredDefinition>(providerDefinitions.map((definition) => [definition.type, definition]));
-if (definitionsByType.size !== providerDefinitions.length) throw new Error(`two provider definitions share a type: ${providerTypes.join(', ')}`);
+if (definitionsByType.size !== providerDefinitions.length) throw new Error(`two provider definitions share a type: ${providerDefinitions.map((d) => d.type).join(', ')}`);
 
 /** What the gateway knows about a provider type (see ProviderDefinition). */
 export function providerDefinition(type: ProviderType): RegisteredDefinition {

@@ -1,9 +1,7 @@
 import type { OutboundConfig } from '../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../core/types.js';
-import type { WireProtocol } from '../core/wire-protocol.js';
+import type { ModelRequest, StreamEvent } from '../core/internal-representation.js';
 import { ImageInliner } from '../outbound/image-inliner.js';
 import { rewriteRequestImageUrls } from '../outbound/rewrite-request-image-urls.js';
-import { rewriteChatImageUrls, rewriteResponsesImageUrls } from './openai/rewrite-wire-image-urls.js';
 import type { CallContext, PassThrough, Provider } from './provider.js';
 
 /**
@@ -12,8 +10,10 @@ import type { CallContext, PassThrough, Provider } from './provider.js';
  * pass-throughs. Runs per attempt, with the attempt's signal, so the fetch stops when the client goes
  * away; a refused fetch is a 400 that the router does not retry elsewhere.
  *
- * Only wraps the OpenAI family's entry points: the Anthropic and Gemini pass-throughs are never present on
- * a provider that inlines (see inlinesImageUrls in registry.ts).
+ * A pass-through's body is rewritten by its client protocol's own rewriter, which the call brings
+ * (`rewriteImageUrls`, from the protocol's definition): the OpenAI family's. The Anthropic and Gemini
+ * pass-throughs, whose protocols declare none, are never present on a provider that inlines (see
+ * inlinesImageUrls in registry.ts).
  *
  * @example
  * const provider = withInlinedImageUrls(createOpenAICompatibleProvider(config), config.outbound);
@@ -21,10 +21,9 @@ import type { CallContext, PassThrough, Provider } from './provider.js';
 export function withInlinedImageUrls(provider: Provider, outbound: OutboundConfig): Provider {
   const inliner = new ImageInliner(outbound);
   const passThroughs = Object.entries(provider.passThroughs ?? {}).map(([protocol, passThrough]) => {
-    const rewrite = wireImageUrlRewriters[protocol as WireProtocol];
-    const inlined: PassThrough = rewrite
-      ? { forward: async (body, call) => passThrough.forward(await inliner.inline(body, rewrite, call.signal), call) }
-      : passThrough;
+    const inlined: PassThrough = {
+      forward: async (body, call) => passThrough.forward(call.rewriteImageUrls ? await inliner.inline(body, call.rewriteImageUrls, call.signal) : body, call),
+    };
     return [protocol, inlined];
   });
   return {
@@ -38,9 +37,3 @@ export function withInlinedImageUrls(provider: Provider, outbound: OutboundConfi
     },
   };
 }
-
-/** The image URL rewriters of the wire protocols an inlining provider can forward (the OpenAI family's). */
-const wireImageUrlRewriters: Partial<Record<WireProtocol, typeof rewriteChatImageUrls>> = {
-  'openai-chat': rewriteChatImageUrls,
-  'openai-responses': rewriteResponsesImageUrls,
-};

@@ -1,5 +1,5 @@
 import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
-import { rollUpStoredRowsSql } from '../usage/usage-rollup.js';
+import { rollUpStoredRowsSql } from './roll-up-stored-rows.js';
 
 /**
  * Schema migrations, in order. Written with Kysely's schema builder so the same migration runs on SQLite

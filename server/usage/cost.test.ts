@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Usage } from '../core/types.js';
+import type { Usage } from '../core/internal-representation.js';
 import { imagePrice, priceUsage, worstCaseRates } from './cost.js';
 
 const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);

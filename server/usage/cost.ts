@@ -1,5 +1,5 @@
 import type { ModelPricing } from '../config/config-schema.js';
-import type { Usage } from '../core/types.js';
+import type { Usage } from '../core/internal-representation.js';
 
 const tokensPerPricedUnit = 1_000_000;
 

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import { startPeriodicCleanup } from '../core/periodic-cleanup.js';
-import { msPerHour } from './usage-rollup.js';
+import { msPerHour } from '../store/roll-up-stored-rows.js';
 import type { UsageStore } from './usage-store.js';
 
 /** Rows per delete: small enough that a batch holds neither the writer thread nor a PostgreSQL lock for long. */

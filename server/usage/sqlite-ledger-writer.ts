@@ -4,7 +4,8 @@ import { projectRoot } from '../project-root.js';
 import { WorkerRequests } from '../store/worker-requests.js';
 import type { Database } from '../store/database.js';
 import { toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
-import { msPerHour, rolledUpSums, rollupKeyColumns } from './usage-rollup.js';
+import { msPerHour } from '../store/roll-up-stored-rows.js';
+import { rolledUpSums, rollupKeyColumns } from './usage-rollup.js';
 
 /**
  * What the writer thread (sqlite-ledger-worker.mjs) is sent: a batch of rows to store, or one batch of

@@ -1,8 +1,8 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { components } from '../../generated/api.js';
 import type { GatewayDb } from '../store/database.js';
-import { msPerHour } from './usage-rollup.js';
-import type { UsageFilter } from './usage-store.js';
+import { msPerHour } from '../store/roll-up-stored-rows.js';
+import type { UsageFilter } from './usage-filter.js';
 
 export type UsageGrouping = 'day' | 'model' | 'key';
 

@@ -1,10 +1,8 @@
 import type { Database } from '../store/database.js';
+import { msPerHour } from '../store/roll-up-stored-rows.js';
 
 type UsageRow = Database['usage_records'];
 export type UsageRollupRow = Database['usage_rollups'];
-
-/** Rollups are per UTC hour: `created_at` (ms) divided by this, rounded down, is the hour number. */
-export const msPerHour = 3_600_000;
 
 /** What the rollups sum, besides `requests` (one per row). */
 export const rolledUpSums = [
@@ -23,23 +21,10 @@ export const rolledUpSums = [
 export const rollupKeyColumns = ['hour', 'account_id', 'key_id', 'model', 'status_class'] as const satisfies ReadonlyArray<keyof UsageRollupRow>;
 
 /**
- * One statement that adds every stored row to the rollups, with the same expressions as {@link rollUpUsage}:
- * the ledger-scale benchmark rebuilds them with it after spreading its rows over past days. Plain SQL that
- * both databases run as it is. `sums` are the columns summed: migration 0007, which built the rollups of
- * the rows stored before it, passes the ones that existed then.
- */
-export function rollUpStoredRowsSql(sums: ReadonlyArray<string> = rolledUpSums): string {
-  return `insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, ${sums.join(', ')})
-  select created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100, count(*), ${sums.map((column) => `sum(${column})`).join(', ')}
-  from usage_records
-  group by created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100`;
-}
-
-/**
  * The rollup rows that count `rows` (rows just inserted: those skipped as already stored must not be
  * passed), one per hour, account, key, model and status class, in key order, so that two writers adding to
  * the same rollups lock them in the same order and cannot deadlock. The SQLite writer thread keeps the same
- * sums with the same expressions in SQL (sqlite-ledger-worker.mjs), and so does {@link rollUpStoredRowsSql}.
+ * sums with the same expressions in SQL (sqlite-ledger-worker.mjs), and so does store/roll-up-stored-rows.ts.
  *
  * @example
  * rollUpUsage([{ created_at: 7_200_000, status: 200, model: null, input_tokens: 5, … }])

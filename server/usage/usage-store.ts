@@ -4,17 +4,10 @@ import type { LedgerReads } from '../store/open-ledger-reads.js';
 import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
 import { rolledUpSums, rollupKeyColumns, rollUpUsage } from './usage-rollup.js';
 import { summarizeUsage, type UsageGrouping, type UsageSummaryRow } from './summarize-usage.js';
+import type { UsageFilter } from './usage-filter.js';
 
-/** Which records a report covers; every field narrows it. `from` is inclusive, `to` exclusive (Unix ms). */
-export interface UsageFilter {
-  accountId?: string;
-  keyId?: string;
-  /** Only these keys' records (a key's subtree, for the `/v1` reports); empty matches none. */
-  keyIds?: readonly string[];
-  model?: string;
-  from?: number;
-  to?: number;
-}
+/** The filter is part of the store's API, so its callers import it from here. */
+export type { UsageFilter } from './usage-filter.js';
 
 /** Where a page of `list` ended: its last record's time and ID. */
 export interface UsageListPosition {

@@ -1,4 +1,4 @@
-import type { Message, ModelRequest } from '../../server/core/types.js';
+import type { Message, ModelRequest } from '../../server/core/internal-representation.js';
 
 /** Test helper: a minimal valid ModelRequest with the given messages and overrides. */
 export function modelRequest(messages: Message[], extra: Partial<ModelRequest> = {}): ModelRequest {

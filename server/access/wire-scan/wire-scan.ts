@@ -1,11 +1,6 @@
-import type { WireProtocol } from '../../core/wire-protocol.js';
 import type { ModelCapability } from '../../config/config-schema.js';
 import type { CostOption } from '../access-types.js';
 import type { Walker } from './scan-fields.js';
-import { scanAnthropicMessages } from './scan-anthropic-messages.js';
-import { scanGemini } from './scan-gemini.js';
-import { scanOpenAIChat } from './scan-openai-chat.js';
-import { scanOpenAIResponses, scanOpenAIResponsesItem } from './scan-openai-responses.js';
 
 /** A field of the body that asks for a capability, named as the client wrote it: `tools[2].type`, `messages[1].content[0].content[1]`, `generation_config.response_modalities`. */
 export interface CapabilityUse {
@@ -47,17 +42,16 @@ export interface BroughtItem {
   param: string;
 }
 
-const scanners: Record<WireProtocol, (body: Record<string, unknown>, scan: WireScan) => void> = {
-  'openai-chat': scanOpenAIChat,
-  'openai-responses': scanOpenAIResponses,
-  'anthropic-messages': scanAnthropicMessages,
-  gemini: scanGemini,
-};
-
-/** How each protocol with history reads one of its items, as if it had been sent in the body. */
-const itemScanners: Partial<Record<WireProtocol, Walker>> = {
-  'openai-responses': scanOpenAIResponsesItem,
-};
+/**
+ * How one client protocol's bodies are read: each protocol declares its scanner in its own folder
+ * (protocols/<name>/scan-<name>.ts), built from scan-fields.ts's rules.
+ */
+export interface WireScanner {
+  /** Reads a whole body (an object). */
+  body(body: Record<string, unknown>, scan: WireScan): void;
+  /** Reads one item of the protocol's history, as if it had been sent in the body; none for protocols without history. */
+  item?: Walker;
+}
 
 /**
  * What a raw request body asks of the upstream, read from the wire as the client sent it rather than from
@@ -66,14 +60,14 @@ const itemScanners: Partial<Record<WireProtocol, Walker>> = {
  * asks for nothing (the contract validator refuses it first).
  *
  * @example
- * const scan = scanWireBody('anthropic-messages', { model: 'm', max_tokens: 64, messages: [], mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] });
+ * const scan = scanWireBody(anthropicMessagesWireScanner, { model: 'm', max_tokens: 64, messages: [], mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] });
  * // scan.uses → [{ capability: 'tools', param: 'mcp_servers' }]; scan.outputTokens → [{ param: 'max_tokens', value: 64, kind: 'max_output' }]
  */
-export function scanWireBody(protocol: WireProtocol, body: unknown, brought: readonly BroughtItem[] = []): WireScan {
+export function scanWireBody(scanner: WireScanner, body: unknown, brought: readonly BroughtItem[] = []): WireScan {
   const scan: WireScan = { uses: [], costOptions: [], unknown: [], outputTokens: [] };
-  if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanners[protocol](body as Record<string, unknown>, scan);
+  if (body !== null && typeof body === 'object' && !Array.isArray(body)) scanner.body(body as Record<string, unknown>, scan);
   // What the upstream reads from history it reads as much as the body, so history is scanned like the body.
-  const scanItem = itemScanners[protocol];
+  const scanItem = scanner.item;
   for (const { item, param } of brought) {
     if (scanItem) scanItem(item, param, scan);
     else scan.unknown.push(param);

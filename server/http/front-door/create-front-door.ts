@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { operationRoutes, type OperationHandlers, type OperationRoute } from '../../../generated/operations.js';
+import type { ClientProtocol } from '../../core/client-protocol.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { attachRequestContext, contextOf, type RequestContext } from '../../core/request-context.js';
 import { runMiddleware } from '../run-middleware.js';
@@ -21,6 +22,8 @@ export interface FrontDoorParts {
   stepsFor(route: OperationRoute): RequestHandler[];
   handlers: OperationHandlers;
   errorHandler: ErrorRequestHandler;
+  /** The client protocol of an operation, for the request context (protocols/registry.ts); none for an operation that is no model call. */
+  protocolOf(route: OperationRoute): ClientProtocol | undefined;
 }
 
 /**
@@ -34,7 +37,7 @@ export interface FrontDoorParts {
  * Requests and responses already carry Express's prototypes (gateway-server.ts), so handlers see the same
  * `req`/`res` they would under Express.
  */
-export function createFrontDoor({ table, pages, identify, stepsFor, handlers, errorHandler }: FrontDoorParts): RequestDispatch {
+export function createFrontDoor({ table, pages, identify, stepsFor, handlers, errorHandler, protocolOf }: FrontDoorParts): RequestDispatch {
   /** Per operation, everything a request for it runs through, its handler last. */
   const steps = new Map<string, RequestHandler[]>();
   for (const route of operationRoutes) {
@@ -58,6 +61,7 @@ export function createFrontDoor({ table, pages, identify, stepsFor, handlers, er
     const match = table.match(req.method, req.url);
     if (match) {
       context.operation = match.route;
+      context.protocol = protocolOf(match.route);
       context.pathParams = match.pathParams;
       context.family = familyOfRequest(match.route, req);
       req.params = match.pathParams;

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
-import type { AttemptObserver, AttemptStartObserver } from '../../core/router.js';
+import type { CallObserver } from '../../core/call-observer.js';
 import type { LimitRefusal } from '../../limits/limit-store.js';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import { CheapCounter, CheapHistogram } from './cheap-series.js';
@@ -143,14 +143,21 @@ export class GatewayMetrics {
     if (row.cost_usd > 0) this.cost.inc([operation, model, provider], row.cost_usd);
   }
 
-  readonly attemptStarted: AttemptStartObserver = ({ target, attempt, fallback }) => {
-    this.attempts.inc([target.deployment.provider.id, fallback ? 'fallback' : attempt > 1 ? 'retry' : 'first']);
-  };
-
-  /** The verdict is classifyFailure's (retry, next, stop): a fixed set. */
-  readonly attemptFailed: AttemptObserver = ({ target, error, verdict }) => {
-    const status = error instanceof GatewayError ? error.upstream?.status : undefined;
-    this.upstreamErrors.inc([target.deployment.provider.id, verdict, status === undefined ? noneLabel : String(status)]);
+  /**
+   * The routed calls' attempts (core/call-observer.ts): each counted as it starts, each failure by the
+   * router's verdict (classifyFailure's retry, next, stop: a fixed set) and the upstream's status.
+   */
+  readonly observeCalls: CallObserver = {
+    onAttempt: ({ target, attempt, fallback }) => {
+      const provider = target.deployment.provider.id;
+      this.attempts.inc([provider, fallback ? 'fallback' : attempt > 1 ? 'retry' : 'first']);
+      return {
+        failed: ({ error, verdict }) => {
+          const status = error instanceof GatewayError ? error.upstream?.status : undefined;
+          this.upstreamErrors.inc([provider, verdict, status === undefined ? noneLabel : String(status)]);
+        },
+      };
+    },
   };
 
   limitRefused(refusal: Pick<LimitRefusal, 'limit' | 'scopeId'>): void {

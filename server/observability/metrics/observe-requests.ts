@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { contextOf, type RequestContext } from '../../core/request-context.js';
-import { meteredEndpoint } from '../../metering/metered-endpoint.js';
-import { clientLeftStatus } from '../../metering/usage-row-of.js';
+import { meteredEndpoint } from '../../usage/metering/metered-endpoint.js';
+import { clientLeftStatus } from '../../usage/metering/usage-row-of.js';
 import { noneLabel, type GatewayMetrics, type UsageLabelValues } from './gateway-metrics.js';
 
 /** What the stream observer needs of a request the metrics step has seen. */

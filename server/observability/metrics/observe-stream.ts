@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { StreamSink } from '../../http/send-stream.js';
+import type { StreamSink } from '../../core/stream-sink.js';
 import { modelLabels, observedRequestOf } from './observe-requests.js';
 
 /**

@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { protocolDefinitions } from '../../protocols/registry.js';
 import { collectFinishReasons, inputMessages, maxCapturedCharacters, outputMessages, systemInstructions } from './answer-content.js';
+
+/** What every client protocol calls its finish reason. */
+const everyProtocolsKeys = protocolDefinitions.flatMap((definition) => definition.answerReader.finishReasonKeys);
 
 function finishReasons(value: unknown): string[] {
   const into = new Set<string>();
-  collectFinishReasons(value, into);
+  collectFinishReasons(value, everyProtocolsKeys, into);
   return [...into];
 }
 

@@ -1,23 +1,25 @@
 /**
  * Reads what the GenAI span attributes need out of bodies and stream frames in any client protocol
- * (Chat Completions, Responses, Messages, generateContent), without knowing which: the keys that carry
- * finish reasons and text differ across them but never collide.
+ * (Chat Completions, Responses, Messages, generateContent): the keys of finish reasons are the protocol's
+ * own (its definition's `answerReader`); those of text differ across protocols but never collide.
  */
 
 /** Longest captured prompt or completion attribute, in characters. */
 export const maxCapturedCharacters = 8_192;
 
-const finishReasonKeys = new Set(['finish_reason', 'stop_reason', 'finishReason']);
 /** Keys whose string values are generated or prompt text: `content` (Chat), `text` (Messages, Gemini parts), `delta` (Responses events). */
 const textKeys = new Set(['content', 'text', 'delta']);
 /** Finish reasons sit near the top (`choices[0].finish_reason`, `delta.stop_reason`); no need to walk message content. */
 const finishReasonDepth = 4;
 
-/** Adds the finish reasons `value` states (a Responses object's reason is its incomplete reason, else its status). */
-export function collectFinishReasons(value: unknown, into: Set<string>, depth = 0): void {
+/**
+ * Adds the finish reasons `value` states under the protocol's `keys` (a Responses object's reason is its
+ * incomplete reason, else its status).
+ */
+export function collectFinishReasons(value: unknown, keys: readonly string[], into: Set<string>, depth = 0): void {
   if (value === null || typeof value !== 'object' || depth > finishReasonDepth) return;
   if (Array.isArray(value)) {
-    for (const item of value) collectFinishReasons(item, into, depth + 1);
+    for (const item of value) collectFinishReasons(item, keys, into, depth + 1);
     return;
   }
   const record = value as Record<string, unknown>;
@@ -27,9 +29,9 @@ export function collectFinishReasons(value: unknown, into: Set<string>, depth = 
     return;
   }
   for (const [key, field] of Object.entries(record)) {
-    if (finishReasonKeys.has(key)) {
+    if (keys.includes(key)) {
       if (typeof field === 'string') into.add(field);
-    } else if (typeof field === 'object') collectFinishReasons(field, into, depth + 1);
+    } else if (typeof field === 'object') collectFinishReasons(field, keys, into, depth + 1);
   }
 }
 

@@ -11,7 +11,6 @@ import type { RequestHandler, Response } from 'express';
 import { contextOf, type RequestContext } from '../../core/request-context.js';
 import { inputMessages, outputMessages, systemInstructions } from './answer-content.js';
 import { genAi } from './gen-ai-attributes.js';
-import { genAiOperationName } from './gen-ai-names.js';
 import { runInTraceScope, type RequestTrace } from './trace-scope.js';
 
 export const w3cTraceContext = new W3CTraceContextPropagator();
@@ -26,10 +25,11 @@ export function createRequestTracing(tracer: Tracer, options: { captureContent: 
   const traces = new WeakMap<IncomingMessage, RequestTrace>();
 
   const traceRequests: RequestHandler = (req, res, next) => {
-    const route = contextOf(req).operation;
-    if (!route?.metering) return next();
+    const { operation: route, protocol } = contextOf(req);
+    if (!route?.metering || !protocol) return next();
     const parent = w3cTraceContext.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
-    const operationName = genAiOperationName(route);
+    // Token counts are no GenAI operation: their protocols name none for them.
+    const operationName = protocol.genAiOperationNames[route.metering.kind];
     const span = tracer.startSpan(
       operationName ?? `${req.method} ${route.path}`,
       { kind: SpanKind.SERVER, attributes: { [ATTR_HTTP_REQUEST_METHOD]: req.method, [ATTR_HTTP_ROUTE]: route.path, ...(operationName && { [genAi.operationName]: operationName }) } },
@@ -41,6 +41,7 @@ export function createRequestTracing(tracer: Tracer, options: { captureContent: 
       context: trace.setSpan(parent, span),
       captureContent: options.captureContent,
       operationName,
+      answerReader: protocol.answerReader,
       finishReasons: new Set(),
       outputText: [],
     };

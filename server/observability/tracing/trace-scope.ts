@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context, Span, Tracer } from '@opentelemetry/api';
+import type { AnswerReader } from '../../core/client-protocol.js';
 
 /** The upstream attempt that served the request, kept open until the answer is over (streams included). */
 export interface WinningAttempt {
@@ -18,6 +19,8 @@ export interface RequestTrace {
   /** `gen_ai.operation.name`, undefined for model-call operations the conventions have no name for (token counts). */
   operationName: string | undefined;
   winner?: WinningAttempt;
+  /** How the request's protocol states finish reasons and generated text (its definition's `answerReader`). */
+  answerReader: AnswerReader;
   finishReasons: Set<string>;
   /** Text the answer generated, only gathered when content is captured. */
   outputText: string[];

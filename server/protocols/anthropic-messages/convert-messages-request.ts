@@ -1,4 +1,4 @@
-import type { CacheHint, ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
+import type { CacheHint, ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/internal-representation.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type {

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 import type { MessagesStopReason } from './wire-types.js';
 import { assertNever } from '../../core/assert-never.js';
 

@@ -1,9 +1,10 @@
+import { messagesProtocol } from './messages-protocol.js';
 import { untranslatedParamNames } from '../../core/dropped-params.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest } from '../../core/types.js';
-import { renderErrorBody } from '../../http/render-error.js';
+import type { ModelRequest } from '../../core/internal-representation.js';
+import { renderAnthropicError } from './render-anthropic-error.js';
 import { convertMessagesRequest, type ConversionMode } from './convert-messages-request.js';
 import { newMessageId } from './message-ids.js';
 import { messagesDroppedFields, messagesFeatureParams, messagesTranslatedFields } from './messages-params.js';
@@ -22,10 +23,10 @@ import type { MessagesCreateRequest } from './wire-types.js';
 export function messagesCall(body: MessagesCreateRequest, options: { outputTokenCeiling: number | undefined; anthropicBeta?: string }): ModelCall {
   const converted: Partial<Record<ConversionMode, ModelRequest>> = {};
   const ids = { id: newMessageId(), model: body.model };
-  const errorFrames = (error: GatewayError) => [{ data: renderErrorBody('anthropic', error), event: 'error' }];
+  const errorFrames = (error: GatewayError) => [{ data: renderAnthropicError(error), event: 'error' }];
   const fields = body as Record<string, unknown>;
   return {
-    protocol: 'anthropic-messages',
+    protocol: messagesProtocol,
     model: body.model,
     stream: body.stream === true,
     clientBody: body,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
-import type { ModelResponse } from '../../core/types.js';
+import type { ModelResponse } from '../../core/internal-representation.js';
 import { renderMessage, renderMessageUsage } from './render-message.js';
 
 const usage = { inputTokens: 120, cachedInputTokens: 100, cacheWriteInputTokens: 5, outputTokens: 30, reasoningTokens: 0 };

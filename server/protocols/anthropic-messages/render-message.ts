@@ -1,5 +1,5 @@
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import type { ModelResponse, ReasoningPart, ToolCallPart, Usage } from '../../core/types.js';
+import type { ModelResponse, ReasoningPart, ToolCallPart, Usage } from '../../core/internal-representation.js';
 import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { mapStopReason } from './map-stop-reason.js';
 import type { MessagesContentBlock, MessagesMessage, MessagesMessageDeltaUsage, MessagesUsage } from './wire-types.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertAnthropicStream } from '../../../test/helpers/anthropic-stream.js';
 import { asAsync } from '../../../test/helpers/upstream-fixtures.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { toMessageEvents } from './to-message-events.js';
 import type { MessagesStreamEvent } from './wire-types.js';
 

@@ -1,5 +1,5 @@
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import type { FinishReason, StreamEvent, Usage } from '../../core/types.js';
+import type { FinishReason, StreamEvent, Usage } from '../../core/internal-representation.js';
 import { mapStopReason } from './map-stop-reason.js';
 import { renderMessageUsage } from './render-message.js';
 import type { MessagesContentBlock, MessagesStreamEvent } from './wire-types.js';

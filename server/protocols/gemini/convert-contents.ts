@@ -1,4 +1,4 @@
-import type { ContentPart, Message, ReasoningPart, ToolResultPart } from '../../core/types.js';
+import type { ContentPart, Message, ReasoningPart, ToolResultPart } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import { decodeReasoningState } from '../openai-responses/reasoning-state.js';

@@ -1,4 +1,4 @@
-import type { ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/types.js';
+import type { ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord } from '../../providers/upstream/parse-json.js';
 import { convertContents } from './convert-contents.js';

@@ -1,8 +1,9 @@
+import { geminiProtocol } from './gemini-protocol.js';
 import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
-import { renderErrorBody } from '../../http/render-error.js';
+import { renderGeminiError } from './render-gemini-error.js';
 import { convertGenerateRequest, type ConvertedGenerateRequest } from './convert-generate-request.js';
 import { geminiDroppedFields, geminiFeatureParams, geminiOutputCap } from './gemini-params.js';
 import { newGeminiResponseId, renderGenerateResponse } from './render-generate-response.js';
@@ -26,9 +27,9 @@ export function geminiCall(model: string, clientBody: GeminiGenerateContentReque
     return converted;
   };
   const ids = { model, responseId: newGeminiResponseId() };
-  const errorFrames = (error: GatewayError) => [{ data: renderErrorBody('gemini', error) }];
+  const errorFrames = (error: GatewayError) => [{ data: renderGeminiError(error) }];
   return {
-    protocol: 'gemini',
+    protocol: geminiProtocol,
     model,
     stream: options.stream,
     clientBody,

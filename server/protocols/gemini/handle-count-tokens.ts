@@ -1,17 +1,13 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
-import { countInputTokens } from '../../core/count-input-tokens.js';
-import { gateCapabilities } from '../../core/gate-capabilities.js';
-import { admitModelCall } from '../../core/model-call.js';
-import type { ModelRegistry } from '../../core/model-registry.js';
-import type { Router } from '../../core/router.js';
-import { describeRoute } from '../../http/describe-route.js';
+import { countTokensOperation } from '../../core/count-tokens-operation.js';
+import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
+import { routeCall } from '../../core/route-call.js';
+import { emitAnswer } from '../../http/emit-answer.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
-import { droppedParamNames } from '../../core/dropped-params.js';
 import { geminiCall } from './gemini-call.js';
-import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';
 
 /**
  * `POST /{v1beta,v1}/models/{model}:countTokens`: the tokens of `contents`, or of a whole
@@ -23,26 +19,13 @@ import { geminiDroppedFields, geminiFeatureParams } from './gemini-params.js';
  * wrote it.
  */
 export function createGeminiCountTokensHandler(
-  registry: ModelRegistry,
-  router: Router,
+  deps: ModelCallDependencies,
 ): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>, context: RequestContext) => Promise<void> {
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
     const call = { ...geminiCall(req.params.model, source, { stream: false, outputTokenCeiling: access.outputTokenCeiling() }), clientBody: req.body };
-    const model = await admitModelCall(registry, call, access);
-    const request = call.request('inspect');
-    const signal = requestAbortSignal(res);
-    const counted = await router.run(
-      model,
-      async (target) => {
-        const { request: gated, dropped } = gateCapabilities(target.model, request, { stream: false, params: geminiFeatureParams });
-        return { target, dropped, count: await countInputTokens(target, gated, signal) };
-      },
-      signal,
-      access,
-    );
-    describeRoute(res, context, counted.target, droppedParamNames(geminiDroppedFields, source as Record<string, unknown>, counted.dropped));
-    res.json({ totalTokens: counted.count.inputTokens });
+    const operation = countTokensOperation(call, source as Record<string, unknown>, (count): SuccessBody<'countTokens'> => ({ totalTokens: count.inputTokens }));
+    await emitAnswer(res, context, await routeCall(deps, operation, access, requestAbortSignal(res)));
   };
 }

@@ -1,8 +1,12 @@
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
+import { principalOf } from '../../access/principal-of.js';
+import { embeddingsOperation } from '../../core/embeddings-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
-import { embedForRequest } from '../../http/embed-for-request.js';
+import { routeCall } from '../../core/route-call.js';
+import { emitAnswer } from '../../http/emit-answer.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertEmbedRequests } from './convert-embed-request.js';
 
 /** One handler serves an action under both API versions and both ways of naming the model (same request and answer). */
@@ -11,15 +15,19 @@ type Handler<O extends 'embedContent' | 'batchEmbedContents'> = (req: TypedReque
 /** `POST /{v1beta,v1}/models/{model}:embedContent`: one content's vector, `{embedding: {values}}`. */
 export function createEmbedContentHandler(deps: ModelCallDependencies): Handler<'embedContent'> {
   return async (req, res, context) => {
-    const answer = await embedForRequest(deps, convertEmbedRequests([req.body], req.params.model, false), res, context);
-    res.json({ embedding: { values: answer.result.vectors[0]! } });
+    const operation = embeddingsOperation(convertEmbedRequests([req.body], req.params.model, false), (result): SuccessBody<'embedContent'> => ({
+      embedding: { values: result.vectors[0]! },
+    }));
+    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
   };
 }
 
 /** `POST /{v1beta,v1}/models/{model}:batchEmbedContents`: one vector per request, in order, `{embeddings: [{values}]}`. */
 export function createBatchEmbedContentsHandler(deps: ModelCallDependencies): Handler<'batchEmbedContents'> {
   return async (req, res, context) => {
-    const answer = await embedForRequest(deps, convertEmbedRequests(req.body.requests, req.params.model, true), res, context);
-    res.json({ embeddings: answer.result.vectors.map((values) => ({ values })) });
+    const operation = embeddingsOperation(convertEmbedRequests(req.body.requests, req.params.model, true), (result): SuccessBody<'batchEmbedContents'> => ({
+      embeddings: result.vectors.map((values) => ({ values })),
+    }));
+    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
   };
 }

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 
 /**
  * The gateway's finish reason as Gemini's `finishReason` (https://ai.google.dev/api/generate-content#FinishReason).

@@ -1,5 +1,5 @@
 import { randomString } from '../../core/random-string.js';
-import type { ContentPart, ModelResponse, Usage } from '../../core/types.js';
+import type { ContentPart, ModelResponse, Usage } from '../../core/internal-representation.js';
 import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 import { encodeReasoningState } from '../openai-responses/reasoning-state.js';
 import { mapFinishReasonToGemini } from './map-finish-reason.js';

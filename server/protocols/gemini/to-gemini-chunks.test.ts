@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { asAsync } from '../../../test/helpers/upstream-fixtures.js';
 import { toGeminiChunks } from './to-gemini-chunks.js';
 

@@ -1,4 +1,4 @@
-import type { FinishReason, StreamEvent, ToolCallPart, Usage } from '../../core/types.js';
+import type { FinishReason, StreamEvent, ToolCallPart, Usage } from '../../core/internal-representation.js';
 import { mapFinishReasonToGemini } from './map-finish-reason.js';
 import { renderPart, renderUsageMetadata, type GeminiAnswerIds } from './render-generate-response.js';
 import type { GeminiCandidate, GeminiGenerateContentResponse, GeminiPart } from './wire-types.js';

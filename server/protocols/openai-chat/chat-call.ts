@@ -1,9 +1,10 @@
+import { chatProtocol } from './chat-protocol.js';
 import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
-import { renderErrorBody } from '../../http/render-error.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
+import { renderOpenAIError } from './render-openai-error.js';
 import { chatDroppedFields, chatFeatureParams, chatOutputCap } from './chat-params.js';
 import { convertChatRequest } from './convert-chat-request.js';
 import { newChatCompletionId, renderChatCompletion } from './render-chat-completion.js';
@@ -18,9 +19,9 @@ import type { ChatCompletionRequest } from './wire-types.js';
 export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: number | undefined): ModelCall {
   const body = withOutputCap(clientBody, chatOutputCap, outputTokenCeiling);
   let request: ModelRequest | undefined;
-  const errorFrames = (error: GatewayError) => [{ data: renderErrorBody('openai', error) }];
+  const errorFrames = (error: GatewayError) => [{ data: renderOpenAIError(error) }];
   return {
-    protocol: 'openai-chat',
+    protocol: chatProtocol,
     model: body.model,
     stream: body.stream === true,
     clientBody,

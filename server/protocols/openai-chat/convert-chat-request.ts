@@ -1,4 +1,4 @@
-import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/types.js';
+import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/internal-representation.js';
 import { placeSystemText } from '../../core/fold-system-messages.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../core/gateway-error.js';

@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 import type { ChatFinishReason } from './wire-types.js';
 
 /** Chat Completions has no separate stop-sequence or refusal reason. */

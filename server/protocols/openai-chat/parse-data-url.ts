@@ -1,4 +1,4 @@
-import type { MediaSource } from '../../core/types.js';
+import type { MediaSource } from '../../core/internal-representation.js';
 
 const dataUrl = /^data:([^;,]+)?(?:;[^,]*)?;base64,(.*)$/s;
 

@@ -1,6 +1,6 @@
 import { randomString } from '../../core/random-string.js';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import type { ModelResponse, Usage } from '../../core/types.js';
+import type { ModelResponse, Usage } from '../../core/internal-representation.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import type { ChatCompletion, ChatUsage } from './wire-types.js';
 

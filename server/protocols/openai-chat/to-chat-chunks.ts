@@ -1,5 +1,5 @@
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import type { StreamEvent, Usage } from '../../core/types.js';
+import type { StreamEvent, Usage } from '../../core/internal-representation.js';
 import { mapFinishReasonToChat } from './map-finish-reason.js';
 import { renderChatUsage } from './render-chat-completion.js';
 import type { ChatCompletionChunk } from './wire-types.js';

@@ -1,13 +1,17 @@
 import type { OperationHandler } from '../../../generated/operations.js';
+import { principalOf } from '../../access/principal-of.js';
+import { embeddingsOperation } from '../../core/embeddings-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
-import { embedForRequest } from '../../http/embed-for-request.js';
+import { routeCall } from '../../core/route-call.js';
+import { emitAnswer } from '../../http/emit-answer.js';
+import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertEmbeddingRequest } from './convert-embedding-request.js';
 import { renderEmbeddings } from './render-embeddings.js';
 
 /** `POST /v1/embeddings`: one vector per input over whichever deployment the router picks; metered as input tokens. */
 export function createEmbeddingHandler(deps: ModelCallDependencies): OperationHandler<'createEmbedding'> {
   return async (req, res, context) => {
-    const { result } = await embedForRequest(deps, convertEmbeddingRequest(req.body), res, context);
-    res.json(renderEmbeddings(result, req.body.model, req.body.encoding_format ?? 'float'));
+    const operation = embeddingsOperation(convertEmbeddingRequest(req.body), (result) => renderEmbeddings(result, req.body.model, req.body.encoding_format ?? 'float'));
+    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
   };
 }

@@ -2,8 +2,9 @@ import { principalOf } from '../../access/principal-of.js';
 import type { Request, Response } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
-import { describeRoute } from '../../http/describe-route.js';
 import type { RequestContext } from '../../core/request-context.js';
+import { routeCall } from '../../core/route-call.js';
+import { emitAnswer } from '../../http/emit-answer.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';
@@ -13,8 +14,9 @@ import type { ImageServices } from './image-services.js';
 import { renderImagesResponse } from './render-images-response.js';
 
 /**
- * The part both image endpoints share: run the call over the model's deployments (retries and fallbacks
- * as for chat), then answer with the images as `b64_json` or stored behind URLs.
+ * The part both image endpoints share, as a routed call (core/route-call.ts) of a model admitted already
+ * (admit-image-request.ts): run the call over the model's deployments (retries and fallbacks as for chat),
+ * then answer with the images as `b64_json` or stored behind URLs, stored once the route is described.
  */
 export async function answerWithImages(
   req: Request,
@@ -23,23 +25,28 @@ export async function answerWithImages(
   services: ImageServices,
   job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },
 ): Promise<void> {
-  const signal = requestAbortSignal(res);
-  const { target, result } = await services.router.run(
-    job.model,
-    async (target) => ({ target, result: await job.call(imageProviderOf(target), { upstreamModel: target.deployment.upstreamModel, signal }) }),
-    signal,
+  const answer = await routeCall(
+    services,
+    {
+      admit: () => job.model,
+      attempt: async (target, signal) => job.call(imageProviderOf(target), { upstreamModel: target.deployment.upstreamModel, signal }),
+      answer: (result, target) => ({
+        target,
+        droppedParams: [],
+        kind: 'json',
+        body: () =>
+          renderImagesResponse(result, {
+            responseFormat: job.responseFormat,
+            storage: services.storage,
+            ttlMs: services.urlTtlMs,
+            baseUrl: imageBaseUrl(req, services.publicBaseUrl),
+          }),
+        usage: result.usage && { inputTokens: result.usage.inputTokens, cachedInputTokens: 0, outputTokens: result.usage.outputTokens, reasoningTokens: 0 },
+        imageCount: result.images.length,
+      }),
+    },
     principalOf(context).access,
+    requestAbortSignal(res),
   );
-  describeRoute(res, context, target);
-  context.imageCount = result.images.length;
-  if (result.usage) {
-    context.usage = { inputTokens: result.usage.inputTokens, cachedInputTokens: 0, outputTokens: result.usage.outputTokens, reasoningTokens: 0 };
-  }
-  const body = await renderImagesResponse(result, {
-    responseFormat: job.responseFormat,
-    storage: services.storage,
-    ttlMs: services.urlTtlMs,
-    baseUrl: imageBaseUrl(req, services.publicBaseUrl),
-  });
-  res.json(body);
+  await emitAnswer(res, context, answer);
 }

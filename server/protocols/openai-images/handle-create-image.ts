@@ -35,7 +35,7 @@ export function createImageHandler(services: ImageServices): OperationHandler<'c
       body: size === undefined ? (body as Record<string, unknown>) : { ...body, size },
     };
     if (stream) {
-      await streamImages(req, res, context, services, { model, kind: 'image_generation', request });
+      await streamImages(res, context, services, { model, kind: 'image_generation', request });
       return;
     }
     await answerWithImages(req, res, context, services, { model, responseFormat, call: (images, context) => images.generate(request, context) });

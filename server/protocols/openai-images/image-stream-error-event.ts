@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import { renderErrorBody } from '../../http/render-error.js';
+import { renderOpenAIError } from '../openai-chat/render-openai-error.js';
 import { toGatewayError } from '../../http/to-gateway-error.js';
 
 type ErrorEvent = components['schemas']['ImagesStreamErrorEvent'];
@@ -10,6 +10,6 @@ type ErrorEvent = components['schemas']['ImagesStreamErrorEvent'];
  * `error`, so the client gets an APIError instead of a stream that just stops.
  */
 export function imageStreamErrorEvent(error: unknown): ErrorEvent {
-  const body = renderErrorBody('openai', toGatewayError(error)) as { error: ErrorEvent['error'] };
+  const body = renderOpenAIError(toGatewayError(error));
   return { type: 'error', error: body.error };
 }

@@ -1,49 +1,56 @@
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { principalOf } from '../../access/principal-of.js';
 import { imageResultEvents } from '../../core/image-result-events.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
-import { describeRoute } from '../../http/describe-route.js';
 import type { RequestContext } from '../../core/request-context.js';
+import { routeCall } from '../../core/route-call.js';
+import type { StreamFrame } from '../../core/stream-frame.js';
+import { emitAnswer } from '../../http/emit-answer.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
-import { SseWriter } from '../../http/sse-writer.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import { imageProviderOf } from './image-provider-of.js';
 import { imageStreamErrorEvent } from './image-stream-error-event.js';
 import type { ImageServices } from './image-services.js';
 import { renderImageStreamEvent } from './render-image-stream-event.js';
-import { sendStream } from '../../http/send-stream.js';
-import { observeStream } from '../../observability/metrics/observe-stream.js';
 
 /** A streamed request of either endpoint; the kind names its events. */
 export type ImageStreamJob = { kind: 'image_generation'; request: ImageGenerationRequest } | { kind: 'image_edit'; request: ImageEditRequest };
 
 /**
- * `stream: true` on either image endpoint: the call runs over the model's deployments like any other
- * (retries and fallbacks until its first event is in hand), then every event goes to the client as it
- * comes, never collected. A provider that cannot stream sends each image as one completed event. A
+ * `stream: true` on either image endpoint, as a routed call (core/route-call.ts) of a model admitted
+ * already (admit-image-request.ts): the call runs over the model's deployments like any other (retries and
+ * fallbacks until its first event is in hand), then every event goes to the client as it comes, never
+ * collected, metered as it goes. A provider that cannot stream sends each image as one completed event. A
  * failure after the 200 is an in-band `error` event, as OpenAI sends one.
  */
-export async function streamImages(req: Request, res: Response, context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
-  const signal = requestAbortSignal(res);
-  const { target, events } = await services.router.run(
-    job.model,
-    async (target) => {
-      const started = startImageStream(imageProviderOf(target), job, { upstreamModel: target.deployment.upstreamModel, signal });
-      return { target, events: await prefetchFirstEvent(started) };
+export async function streamImages(res: Response, context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
+  const answer = await routeCall(
+    services,
+    {
+      admit: () => job.model,
+      attempt: async (target, signal) => prefetchFirstEvent(startImageStream(imageProviderOf(target), job, { upstreamModel: target.deployment.upstreamModel, signal })),
+      answer: (events, target) => ({
+        target,
+        droppedParams: [],
+        kind: 'stream',
+        frames: framesOf(events, job.kind, context),
+        errorFrames: (error) => [{ data: imageStreamErrorEvent(error), event: 'error' }],
+      }),
     },
-    signal,
     principalOf(context).access,
+    requestAbortSignal(res),
   );
-  describeRoute(res, context, target);
-  await sendStream(observeStream(res, new SseWriter(res)), events, {
-    frameOf: (event) => {
-      meterImage(context, event);
-      return renderImageStreamEvent(event, job.kind);
-    },
-    errorFrames: (error) => [{ data: imageStreamErrorEvent(error), event: 'error' }],
-  });
+  await emitAnswer(res, context, answer);
+}
+
+/** The events as the client's frames, each final image metered as it goes out. */
+async function* framesOf(events: AsyncIterable<ImageStreamEvent>, kind: ImageStreamJob['kind'], context: RequestContext): AsyncGenerator<StreamFrame> {
+  for await (const event of events) {
+    meterImage(context, event);
+    yield renderImageStreamEvent(event, kind);
+  }
 }
 
 function startImageStream(images: ImageProvider, job: ImageStreamJob, context: CallContext): AsyncIterable<ImageStreamEvent> {

@@ -1,4 +1,4 @@
-import type { ReasoningPart } from '../../core/types.js';
+import type { ReasoningPart } from '../../core/internal-representation.js';
 
 /**
  * What a reasoning item must carry back to its upstream: Anthropic's thinking signature (or its redacted

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
-import type { ModelResponse } from '../../core/types.js';
+import type { ModelResponse } from '../../core/internal-representation.js';
 import { decodeReasoningState } from './reasoning-state.js';
 import { renderResponse, renderResponsesUsage, type ResponseEcho } from './render-response.js';
 

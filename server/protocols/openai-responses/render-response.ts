@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { encodeToolCallId } from '../../core/tool-call-signature.js';
-import type { FinishReason, ModelResponse, Usage } from '../../core/types.js';
+import type { FinishReason, ModelResponse, Usage } from '../../core/internal-representation.js';
 import { encodeReasoningState } from './reasoning-state.js';
 import { responseErrorCode } from './response-error-code.js';
 import { newOutputItemId, newPrefixedId } from './response-ids.js';

@@ -1,6 +1,6 @@
 import type { AnswerRenderer } from '../../core/model-call.js';
 import type { StreamFrame } from '../../core/stream-frame.js';
-import type { ModelResponse, StreamEvent } from '../../core/types.js';
+import type { ModelResponse, StreamEvent } from '../../core/internal-representation.js';
 import { renderResponse } from './render-response.js';
 import { responseEcho } from './response-echo.js';
 import type { SaveResponse } from './save-response.js';

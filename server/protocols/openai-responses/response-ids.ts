@@ -1,5 +1,5 @@
 import { randomString } from '../../core/random-string.js';
-import type { ModelResponse } from '../../core/types.js';
+import type { ModelResponse } from '../../core/internal-representation.js';
 import { assertNever } from '../../core/assert-never.js';
 
 /**

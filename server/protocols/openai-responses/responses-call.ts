@@ -1,6 +1,7 @@
+import { responsesProtocol } from './responses-protocol.js';
 import { withOutputCap } from '../../access/output-ceiling.js';
 import type { ModelCall } from '../../core/model-call.js';
-import type { ModelRequest } from '../../core/types.js';
+import type { ModelRequest } from '../../core/internal-representation.js';
 import { convertResponsesRequest } from './convert-responses-request.js';
 import { droppedHostedTools, hostedToolsOf } from './hosted-tools.js';
 import { forwardedResponseRenderer } from './render-forwarded-response.js';
@@ -28,7 +29,7 @@ export function responsesCall(clientBody: ResponsesCreateRequest, options: { own
     return history;
   };
   return {
-    protocol: 'openai-responses',
+    protocol: responsesProtocol,
     model: body.model,
     stream: body.stream === true,
     clientBody,

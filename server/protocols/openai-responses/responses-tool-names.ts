@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../../core/types.js';
+import type { ToolDefinition } from '../../core/internal-representation.js';
 import { asRecord, parseJson } from '../../providers/upstream/parse-json.js';
 
 /**

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { accumulateResponse } from 'openai/lib/responses/ResponseAccumulator';
 import { assertMatchesSchema } from '../../../test/helpers/contract-schemas.js';
 import { collectStream } from '../../core/collect-stream.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { renderResponse, type ResponseEcho, type ResponsesResponse } from './render-response.js';
 import { toResponseEvents, type ResponsesStreamEvent } from './to-response-events.js';

@@ -1,5 +1,5 @@
 import type { components } from '../../../generated/api.js';
-import type { FinishReason, ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from '../../core/types.js';
+import type { FinishReason, ModelResponse, ReasoningPart, StreamEvent, ToolCallPart, Usage } from '../../core/internal-representation.js';
 import {
   finalItemStatus,
   newItemIdFor,

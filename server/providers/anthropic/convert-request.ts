@@ -1,6 +1,6 @@
 import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
 import { thinkingBudget } from '../../core/reasoning-budget.js';
-import type { CacheHint, ContentPart, MediaSource, Message, ModelRequest, ToolCallPart, ToolChoice } from '../../core/types.js';
+import type { CacheHint, ContentPart, MediaSource, Message, ModelRequest, ToolCallPart, ToolChoice } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type {
   AnthropicCacheControl,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { asAsync, fixtureJson, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';
 import { collectStream } from '../../core/collect-stream.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { convertAnthropicStream, type AnthropicStreamOptions } from './convert-stream.js';

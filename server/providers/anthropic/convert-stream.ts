@@ -1,4 +1,4 @@
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';

@@ -1,4 +1,4 @@
-import type { ModelRequest } from '../../core/types.js';
+import type { ModelRequest } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { CallContext } from '../provider.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';

@@ -6,7 +6,7 @@
  * forwarded by forward-messages.ts; count-tokens.ts asks the upstream's own `count_tokens`.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
@@ -15,7 +15,9 @@ import { convertAnthropicStream } from './convert-stream.js';
 import { countAnthropicTokens } from './count-tokens.js';
 import { createMessagesPassThrough } from './forward-messages.js';
 import { readAnthropicError } from './read-error.js';
-import type { NoConfigKeys, ProviderDefinition } from '../provider-definition.js';
+import type { NoConfigKeys } from '../../config/provider-entry.js';
+import type { ProviderDefinition } from '../provider-definition.js';
+import { anthropicConfigEntry } from './config-keys.js';
 
 /** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
 export const anthropicVersion = '2023-06-01';
@@ -54,12 +56,10 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
  * Anthropic makes no images and offers no embeddings; it fetches image URLs itself.
  */
 export const anthropicProvider: ProviderDefinition<'anthropic', NoConfigKeys> = {
-  type: 'anthropic',
+  ...anthropicConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 200_000, output: 64_000 },
-  serves: { chat: true, responses: false, images: false, embeddings: false },
   inlinesImageUrls: false,
   genAiName: 'anthropic',
-  config: { keys: {} },
   create: createAnthropicProvider,
 };

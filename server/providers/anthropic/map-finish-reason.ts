@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 
 /**
  * Anthropic's `stop_reason` in the gateway's terms (https://docs.anthropic.com/en/api/handling-stop-reasons).

@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/types.js';
+import type { Usage } from '../../core/internal-representation.js';
 import type { AnthropicUsage } from './stream-schemas.js';
 
 /** Anthropic's token counts and tier as read so far from `message_start`, `message_delta` or a whole message. */

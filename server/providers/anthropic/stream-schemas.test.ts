@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { asAsync } from '../../../test/helpers/upstream-fixtures.js';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { convertAnthropicStream } from './convert-stream.js';
 

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import type { ProviderConfig } from '../../config/config-schema.js';
+import type { ConfigProblem, ProviderEntry, ProviderTypeEntry } from '../../config/provider-entry.js';
 import { openAIConfigKeys } from '../openai/config-keys.js';
-import type { ConfigProblem } from '../provider-definition.js';
 
 /** Azure's data-plane versions: a date, sometimes with a suffix (`2025-04-01-preview`). */
 const apiVersionPattern = /^\d{4}-\d{2}-\d{2}(-[a-z]+)?$/;
@@ -20,7 +19,7 @@ export const azureOpenAIConfigKeys = {
  * What an `azure-openai` provider entry needs. The base URL is the resource endpoint: the gateway adds
  * `/openai/…` itself, so a URL that already ends in it would double it.
  */
-export function azureOpenAIConfigProblems(provider: ProviderConfig): ConfigProblem[] {
+export function azureOpenAIConfigProblems(provider: ProviderEntry<typeof azureOpenAIConfigKeys>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if (!provider.base_url) {
     problems.push({ path: ['base_url'], message: 'an azure-openai provider needs base_url, its resource endpoint such as https://my-resource.openai.azure.com' });
@@ -36,3 +35,10 @@ export function azureOpenAIConfigProblems(provider: ProviderConfig): ConfigProbl
   }
   return problems;
 }
+
+/** The `azure-openai` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+export const azureOpenAIConfigEntry: ProviderTypeEntry<'azure-openai', typeof azureOpenAIConfigKeys> = {
+  type: 'azure-openai',
+  serves: { chat: true, responses: true, images: true, embeddings: true },
+  config: { keys: azureOpenAIConfigKeys, problems: azureOpenAIConfigProblems },
+};

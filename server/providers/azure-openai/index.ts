@@ -12,7 +12,7 @@ import type { Provider } from '../provider.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { azurePath } from './azure-path.js';
-import { azureOpenAIConfigKeys, azureOpenAIConfigProblems } from './config-keys.js';
+import { azureOpenAIConfigEntry } from './config-keys.js';
 import { readAzureOpenAIError } from './read-error.js';
 
 /**
@@ -30,13 +30,11 @@ export function createAzureOpenAIProvider(config: ProviderConfig): Provider {
 }
 
 /** OpenAI's models, so OpenAI's capabilities, keys and services (embeddings included); the deployment decides which model it is. */
-export const azureOpenAIProvider: ProviderDefinition<'azure-openai', typeof azureOpenAIConfigKeys> = {
-  type: 'azure-openai',
+export const azureOpenAIProvider: ProviderDefinition<'azure-openai', typeof azureOpenAIConfigEntry.config.keys> = {
+  ...azureOpenAIConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 128_000, output: 16_384 },
-  serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: false,
   genAiName: 'azure.ai.openai',
-  config: { keys: azureOpenAIConfigKeys, problems: azureOpenAIConfigProblems },
   create: createAzureOpenAIProvider,
 };

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ConfigProblem } from '../provider-definition.js';
+import type { ConfigProblem, ProviderEntry, ProviderTypeEntry } from '../../config/provider-entry.js';
 
 /**
  * The config keys only `type: bedrock` takes. Each falls back to the standard AWS environment variable (see
@@ -21,7 +20,7 @@ export const bedrockConfigKeys = {
  * What is wrong with a Bedrock entry's keys: an access key without its secret (or the reverse), a session
  * token without them, or an `api_key`, which SigV4 has no use for.
  */
-export function bedrockConfigProblems(provider: ProviderConfig): ConfigProblem[] {
+export function bedrockConfigProblems(provider: ProviderEntry<typeof bedrockConfigKeys>): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   if ((provider.aws_access_key_id === undefined) !== (provider.aws_secret_access_key === undefined)) {
     problems.push({ path: ['aws_secret_access_key'], message: 'give aws_access_key_id and aws_secret_access_key together (or neither, to use the AWS_* environment variables)' });
@@ -34,3 +33,10 @@ export function bedrockConfigProblems(provider: ProviderConfig): ConfigProblem[]
   }
   return problems;
 }
+
+/** The `bedrock` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+export const bedrockConfigEntry: ProviderTypeEntry<'bedrock', typeof bedrockConfigKeys> = {
+  type: 'bedrock',
+  serves: { chat: true, responses: false, images: false, embeddings: true },
+  config: { keys: bedrockConfigKeys, problems: bedrockConfigProblems },
+};

@@ -1,6 +1,6 @@
 import { outputLimits } from '../anthropic/convert-request.js';
 import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
-import type { CacheHint, ContentPart, MediaSource, ModelRequest, ToolCallPart } from '../../core/types.js';
+import type { CacheHint, ContentPart, MediaSource, ModelRequest, ToolCallPart } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type {
   BedrockContentBlock,

@@ -1,4 +1,4 @@
-import type { StreamEvent, Usage } from '../../core/types.js';
+import type { StreamEvent, Usage } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import { readWire, type WireSource } from '../upstream/read-wire.js';

@@ -11,11 +11,11 @@
  * ID or an ARN; it is URL-encoded into the path.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import type { CallContext, Provider } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { bedrockConfigKeys, bedrockConfigProblems } from './config-keys.js';
+import { bedrockConfigEntry } from './config-keys.js';
 import { convertRequestToBedrock } from './convert-request.js';
 import { convertBedrockStream } from './convert-stream.js';
 import { resolveBedrockSettings } from './credentials.js';
@@ -64,13 +64,11 @@ export function createBedrockProvider(config: ProviderConfig): Provider {
  * image models are not served through Converse; Titan Text Embeddings answers InvokeModel (invoke-titan-embeddings.ts).
  * Converse takes images only as bytes, so image URLs are always fetched for it.
  */
-export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfigKeys> = {
-  type: 'bedrock',
+export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfigEntry.config.keys> = {
+  ...bedrockConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision'],
   tokenLimits: { input: 200_000, output: 64_000 },
-  serves: { chat: true, responses: false, images: false, embeddings: true },
   inlinesImageUrls: true,
   genAiName: 'aws.bedrock',
-  config: { keys: bedrockConfigKeys, problems: bedrockConfigProblems },
   create: createBedrockProvider,
 };

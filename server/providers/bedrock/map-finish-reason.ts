@@ -1,4 +1,4 @@
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 
 /**
  * Converse's `stopReason` in the gateway's terms

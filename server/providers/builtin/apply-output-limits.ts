@@ -3,7 +3,7 @@
  * stops: at whichever limit it reaches first. Pure.
  */
 import { countTextTokens, truncateToTokens } from '../../core/token-counter.js';
-import type { FinishReason } from '../../core/types.js';
+import type { FinishReason } from '../../core/internal-representation.js';
 
 /** Text after limits, with why it ended and what it cost. */
 export interface LimitedText {

@@ -2,7 +2,7 @@
  * The words of the built-in model's plain answers: an echo of the user's last message, or a summary of
  * the tool results it was just given. Pure.
  */
-import type { ContentPart, Message, ToolResultPart } from '../../core/types.js';
+import type { ContentPart, Message, ToolResultPart } from '../../core/internal-representation.js';
 
 /** What the model says when there is no user text to echo. */
 export const NO_TEXT_REPLY = 'Hello! I am the built-in offline model: send me some text and I will repeat it.';

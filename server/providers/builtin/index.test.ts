@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { collectStream } from '../../core/collect-stream.js';
 import { countRequestTokens, countTextTokens } from '../../core/token-counter.js';
-import type { Message, ModelRequest, StreamEvent } from '../../core/types.js';
+import type { Message, ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { createBuiltinProvider } from './index.js';
 

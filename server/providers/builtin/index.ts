@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { countRequestTokens } from '../../core/token-counter.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { CallContext, Provider } from '../provider.js';
 import { createBuiltinEmbeddings } from './embed/index.js';
 import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
 import type { ProviderDefinition } from '../provider-definition.js';
-import { builtinConfigKeys } from './config-keys.js';
+import { builtinConfigEntry } from './config-keys.js';
 
 /** Options for {@link createBuiltinProvider}. */
 export interface BuiltinProviderOptions {
@@ -53,14 +53,12 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
 }
 
 /** The offline models: chat with tools and JSON schemas; the image and embedding models' capabilities are set in their config. */
-export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfigKeys> = {
-  type: 'builtin',
+export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfigEntry.config.keys> = {
+  ...builtinConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 128_000, output: 8_192 },
-  serves: { chat: true, responses: false, images: true, embeddings: true },
   inlinesImageUrls: false,
   genAiName: 'unified_model_api.builtin',
   describeModel: (kind) => `The built-in offline ${kind} model.`,
-  config: { keys: builtinConfigKeys },
   create: (config) => createBuiltinProvider({ id: config.id, chunkDelayMs: config.chunk_delay_ms }),
 };

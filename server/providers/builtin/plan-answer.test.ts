@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTextTokens } from '../../core/token-counter.js';
-import type { Message, ModelRequest, ToolDefinition } from '../../core/types.js';
+import type { Message, ModelRequest, ToolDefinition } from '../../core/internal-representation.js';
 import { NO_TEXT_REPLY } from './compose-reply-text.js';
 import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
 import { defaultMaxOutputTokens, planAnswer } from './plan-answer.js';

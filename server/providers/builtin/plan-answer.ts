@@ -2,7 +2,7 @@
  * Decides what the built-in model answers to a request: a tool call, a summary of tool results, structured
  * output or an echo, with stop sequences and the token limit applied. Pure and deterministic.
  */
-import type { FinishReason, Message, ModelRequest, ResponseFormat, ToolDefinition } from '../../core/types.js';
+import type { FinishReason, Message, ModelRequest, ResponseFormat, ToolDefinition } from '../../core/internal-representation.js';
 import { limitText, limitToolCall } from './apply-output-limits.js';
 import { composeEcho, describeToolResults, findLastUserMessage, hasToolResults, joinText } from './compose-reply-text.js';
 import { deriveId } from './derive-id.js';

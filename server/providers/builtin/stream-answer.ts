@@ -3,7 +3,7 @@
  * one tool call in a few argument fragments, finish, usage. Paced so concurrent streams interleave.
  */
 import { setImmediate, setTimeout } from 'node:timers/promises';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { chunkText, splitEvenly } from './chunk-text.js';
 import type { AnswerPlan } from './plan-answer.js';
 

@@ -1,6 +1,6 @@
 import { type ConversationMessage, foldSystemMessages } from '../../core/fold-system-messages.js';
 import { thinkingBudget } from '../../core/reasoning-budget.js';
-import type { ContentPart, MediaSource, Message, ModelRequest, ToolChoice, ToolResultPart } from '../../core/types.js';
+import type { ContentPart, MediaSource, Message, ModelRequest, ToolChoice, ToolResultPart } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, GeminiRole } from './wire-types.js';

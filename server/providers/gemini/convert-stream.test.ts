@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { SseEvent } from '../upstream/read-sse.js';
 import { asAsync, fixtureSseEvents } from '../../../test/helpers/upstream-fixtures.js';

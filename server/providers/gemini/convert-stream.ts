@@ -1,5 +1,5 @@
 import { randomString } from '../../core/random-string.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { asRecord } from '../upstream/parse-json.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';

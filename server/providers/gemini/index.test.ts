@@ -4,7 +4,7 @@ import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'nod
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
-import type { StreamEvent } from '../../core/types.js';
+import type { StreamEvent } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureChunks, fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import type { Provider } from '../provider.js';

@@ -6,7 +6,7 @@
  * models serve the Images API (generate-images.ts) and embedding models `:batchEmbedContents` (embed-contents.ts).
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
@@ -16,7 +16,9 @@ import { createGeminiPassThrough, geminiModelPath } from './forward-generate.js'
 import { createGeminiEmbeddings } from './embed-contents.js';
 import { createGeminiImages } from './generate-images.js';
 import { readGeminiError } from './read-error.js';
-import type { NoConfigKeys, ProviderDefinition } from '../provider-definition.js';
+import type { NoConfigKeys } from '../../config/provider-entry.js';
+import type { ProviderDefinition } from '../provider-definition.js';
+import { geminiConfigEntry } from './config-keys.js';
 
 /** The config's `base_url` has no API version, like the `@google/genai` SDK's `httpOptions.baseUrl`. */
 export const defaultGeminiBaseUrl = 'https://generativelanguage.googleapis.com';
@@ -71,12 +73,10 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
  * Gemini API also offers embeddings (`embedContent`) and fetches image URLs itself.
  */
 export const geminiProvider: ProviderDefinition<'gemini', NoConfigKeys> = {
-  type: 'gemini',
+  ...geminiConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 1_048_576, output: 65_536 },
-  serves: { chat: true, responses: false, images: true, embeddings: true },
   inlinesImageUrls: false,
   genAiName: 'gcp.gemini',
-  config: { keys: {} },
   create: createGeminiProvider,
 };

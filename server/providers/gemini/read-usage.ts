@@ -1,4 +1,4 @@
-import type { Usage } from '../../core/types.js';
+import type { Usage } from '../../core/internal-representation.js';
 import type { GeminiUsageMetadata } from './stream-schemas.js';
 
 /**

@@ -4,11 +4,11 @@
  * described by `quirks` (see quirks.ts for the defaults and why).
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import { openAIConfigKeys } from '../openai/config-keys.js';
 import { createOpenAIProvider } from '../openai/index.js';
 import type { Provider } from '../provider.js';
 import { resolveQuirks } from './quirks.js';
 import type { ProviderDefinition } from '../provider-definition.js';
+import { openaiCompatibleConfigEntry } from './config-keys.js';
 
 /**
  * Creates an OpenAI-compatible provider. `base_url` is required (there is no default server) and, like
@@ -31,13 +31,11 @@ export function createOpenAICompatibleProvider(config: ProviderConfig): Provider
  * in). The servers mostly offer `/embeddings` too. Ollama and llama.cpp take images only inline, so image URLs
  * are fetched for them unless `inline_image_urls: false`.
  */
-export const openaiCompatibleProvider: ProviderDefinition<'openai-compatible', typeof openAIConfigKeys> = {
-  type: 'openai-compatible',
+export const openaiCompatibleProvider: ProviderDefinition<'openai-compatible', typeof openaiCompatibleConfigEntry.config.keys> = {
+  ...openaiCompatibleConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 32_768, output: 8_192 },
-  serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: true,
   genAiName: 'openai_compatible',
-  config: { keys: openAIConfigKeys },
   create: createOpenAICompatibleProvider,
 };

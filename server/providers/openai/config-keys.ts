@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ProviderTypeEntry } from '../../config/provider-entry.js';
 
 /**
  * Behaviours in which OpenAI-compatible servers differ from OpenAI. Defaults suit vLLM, Ollama,
@@ -35,4 +36,11 @@ export const openAIConfigKeys = {
    * inline images (Ollama, llama.cpp); the default is the definition's `inlinesImageUrls`.
    */
   inline_image_urls: z.boolean().optional(),
+};
+
+/** The `openai` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+export const openAIConfigEntry: ProviderTypeEntry<'openai', typeof openAIConfigKeys> = {
+  type: 'openai',
+  serves: { chat: true, responses: true, images: true, embeddings: true },
+  config: { keys: openAIConfigKeys },
 };

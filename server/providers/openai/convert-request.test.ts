@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
-import type { Message } from '../../core/types.js';
+import type { Message } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { fixtureJson } from '../../../test/helpers/upstream-fixtures.js';
 import { resolveQuirks } from '../openai-compatible/quirks.js';

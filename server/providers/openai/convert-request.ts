@@ -1,6 +1,6 @@
 import { foldSystemMessages } from '../../core/fold-system-messages.js';
 import { reasoningEffort } from '../../core/reasoning-budget.js';
-import type { ContentPart, MediaSource, Message, ModelRequest, ResponseFormat, ToolChoice, ToolResultPart } from '../../core/types.js';
+import type { ContentPart, MediaSource, Message, ModelRequest, ResponseFormat, ToolChoice, ToolResultPart } from '../../core/internal-representation.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type {

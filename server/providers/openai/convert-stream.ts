@@ -1,5 +1,5 @@
 import { randomString } from '../../core/random-string.js';
-import type { StreamEvent, Usage } from '../../core/types.js';
+import type { StreamEvent, Usage } from '../../core/internal-representation.js';
 import { upstreamStreamEndedEarly } from '../upstream/upstream-error.js';
 import { jsonEvent } from '../upstream/json-event.js';
 import type { SseEvent } from '../upstream/read-sse.js';

@@ -9,12 +9,12 @@
  * forward-embeddings.ts serves embeddings.
  */
 import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.js';
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { openAIConfigKeys } from './config-keys.js';
+import { openAIConfigEntry } from './config-keys.js';
 import { convertRequest } from './convert-request.js';
 import { convertStream } from './convert-stream.js';
 import { createChatPassThrough } from './forward-chat.js';
@@ -82,13 +82,11 @@ export function createOpenAIProvider(
 }
 
 /** OpenAI's hosted models all take tools, images and JSON schemas; `reasoning` is opt-in per model (asking a non-reasoning model for it is an upstream error). */
-export const openaiProvider: ProviderDefinition<'openai', typeof openAIConfigKeys> = {
-  type: 'openai',
+export const openaiProvider: ProviderDefinition<'openai', typeof openAIConfigEntry.config.keys> = {
+  ...openAIConfigEntry,
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 128_000, output: 16_384 },
-  serves: { chat: true, responses: true, images: true, embeddings: true },
   inlinesImageUrls: false,
   genAiName: 'openai',
-  config: { keys: openAIConfigKeys },
   create: (config) => createOpenAIProvider(config),
 };

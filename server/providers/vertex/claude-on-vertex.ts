@@ -1,4 +1,4 @@
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { convertRequestToAnthropic, jsonResponseToolName } from '../anthropic/convert-request.js';
 import { convertAnthropicStream } from '../anthropic/convert-stream.js';
 import { createMessagesPassThrough } from '../anthropic/forward-messages.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { ProviderConfig } from '../../config/config-schema.js';
-import type { ConfigProblem } from '../provider-definition.js';
+import type { ConfigProblem, ProviderEntry, ProviderTypeEntry } from '../../config/provider-entry.js';
 
 /** The config keys only `type: vertex` takes. */
 export const vertexConfigKeys = {
@@ -15,9 +14,16 @@ export const vertexConfigKeys = {
 };
 
 /** What is wrong with a Vertex entry: an `api_key`, which Vertex does not use here. */
-export function vertexConfigProblems(provider: ProviderConfig): ConfigProblem[] {
+export function vertexConfigProblems(provider: ProviderEntry<typeof vertexConfigKeys>): ConfigProblem[] {
   if (provider.api_key !== undefined) {
     return [{ path: ['api_key'], message: 'vertex authenticates with a service account (credentials_file), not an api_key' }];
   }
   return [];
 }
+
+/** The `vertex` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+export const vertexConfigEntry: ProviderTypeEntry<'vertex', typeof vertexConfigKeys> = {
+  type: 'vertex',
+  serves: { chat: true, responses: false, images: false, embeddings: true },
+  config: { keys: vertexConfigKeys, problems: vertexConfigProblems },
+};

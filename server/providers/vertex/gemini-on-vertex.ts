@@ -1,4 +1,4 @@
-import type { ModelRequest, StreamEvent } from '../../core/types.js';
+import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { convertToGeminiRequest } from '../gemini/convert-request.js';
 import { convertGeminiStream } from '../gemini/convert-stream.js';
 import { createGeminiPassThrough } from '../gemini/forward-generate.js';

@@ -1,0 +1,18 @@
+import type { ModelCallProtocol } from '../../core/client-protocol.js';
+import { renderAnthropicError } from './render-anthropic-error.js';
+import { anthropicMessagesWireScanner } from './scan-anthropic-messages.js';
+
+/**
+ * Anthropic Messages as the layers below the protocols see it (core/client-protocol.ts); index.ts adds its
+ * operations. No twin spellings; no image-URL rewriter, as an upstream that inlines image URLs never
+ * forwards Messages (providers/registry.ts).
+ */
+export const messagesProtocol: ModelCallProtocol & { name: 'anthropic-messages' } = {
+  name: 'anthropic-messages',
+  family: 'anthropic',
+  wireScanner: anthropicMessagesWireScanner,
+  outputCap: { named: ['max_tokens'], set: 'max_tokens' },
+  renderError: renderAnthropicError,
+  genAiOperationNames: { generation: 'chat' },
+  answerReader: { finishReasonKeys: ['stop_reason'], outputOf: (body) => body.content },
+};

@@ -1,0 +1,9 @@
+/** OpenAI's Embeddings API (`POST /v1/embeddings`), through the one embeddings flow (core/call-embeddings.ts). */
+import type { ClientProtocolDefinition } from '../protocol-definition.js';
+import { embeddingsProtocol } from './embeddings-protocol.js';
+import { createEmbeddingHandler } from './handle-create-embedding.js';
+
+export const openAIEmbeddingsDefinition: ClientProtocolDefinition<'openai-embeddings'> = {
+  ...embeddingsProtocol,
+  operations: (deps) => ({ createEmbedding: createEmbeddingHandler(deps) }),
+};
