@@ -1451,11 +1451,15 @@ export type components = {
             /** @description All prompt tokens, cached ones included. */
             input_tokens: number;
             cached_input_tokens: number;
+            /** @description Prompt tokens written to the provider's cache (part of `input_tokens`). */
+            cache_write_input_tokens: number;
+            /** @description Of the cache writes, those to the 1-hour cache. */
+            cache_write_1h_input_tokens: number;
             /** @description All generated tokens, reasoning included. */
             output_tokens: number;
             reasoning_tokens: number;
             image_count: number;
-            /** @description From the configured prices. */
+            /** @description From the configured prices, or the price catalog's for models without them. */
             cost_usd: number;
         };
         /** @description One row of the usage ledger; token counts as OpenAI counts them. */
@@ -1476,12 +1480,24 @@ export type components = {
             /** @description The HTTP status the client got, or 499 when the client left before its answer was complete (then `completed` is false). */
             status: number;
             input_tokens: number;
+            /** @description Prompt tokens read from the provider's cache (part of `input_tokens`). */
             cached_input_tokens: number;
+            /** @description Prompt tokens written to the provider's cache (part of `input_tokens`; Anthropic's `cache_creation_input_tokens`), billed at the cache-write price of their TTL. */
+            cache_write_input_tokens: number;
+            /** @description Of the cache writes, those to the 1-hour cache; the rest went to the 5-minute one. */
+            cache_write_1h_input_tokens: number;
             output_tokens: number;
             reasoning_tokens: number;
             image_count: number;
             latency_ms: number;
+            /** @description US dollars, as the provider bills the request (README, "Pricing and the price catalog"). */
             cost_usd: number;
+            /** @description The prompt-size tier whose prices applied, by its threshold (`long_context.above_input_tokens`: the whole request is billed at that tier's prices); 0 for the model's own prices. */
+            price_tier_above_tokens: number;
+            /** @description The service tier priced: the one the upstream reported serving the request at (`default`, `flex`, `priority`, `standard`, `batch`, …), else the one the request asked for; null when neither names one. */
+            service_tier: string | null;
+            /** @description True when the upstream reported the request as batch-processed (priced at the batch multiplier). */
+            batch: boolean;
             /** @description True when the token counts are the gateway's estimate: an upstream that reported no usage (the prompt is estimated), or a client that left mid-stream before the upstream reported its output (the output is counted from the generated text the client was sent, about four characters a token, and charged at the model's output price). */
             estimated: boolean;
             /** @description False when the client left before its answer was complete (status 499). */

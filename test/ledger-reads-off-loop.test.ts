@@ -26,7 +26,7 @@ before(async () => {
     Array.from({ length: rows }, (_, index): UsageRecord => ({
       id: newUsageRecordId(), created_at: now - (index % 60) * 86_400_000 - index, request_id: `req_${index}`, account_id: `acct_${index % 3}`, key_id: `key_${index % 6}`,
       model: `model-${index % 4}`, deployment: null, protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: index % 50 === 0 ? 429 : 200,
-      input_tokens: 100, cached_input_tokens: 0, output_tokens: 20, reasoning_tokens: 0, image_count: 0, latency_ms: 40, cost_usd: 0.0001, estimated: false, completed: true,
+      input_tokens: 100, cached_input_tokens: 0, output_tokens: 20, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 40, cost_usd: 0.0001, estimated: false, completed: true,
     })),
   );
   await db.destroy();

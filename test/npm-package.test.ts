@@ -40,7 +40,7 @@ before(async () => {
 after(() => rm(work, { recursive: true, force: true }));
 
 test('the tarball holds the built server, console and docs, and no tests or sources', () => {
-  for (const file of ['bin/unified-model-api.mjs', 'build/gateway.mjs', 'build/keys.mjs', 'dist/console/index.html', 'dist/docs/index.html', 'generated/openapi.json', 'generated/openapi.yaml', 'README.md', 'SECURITY.md']) {
+  for (const file of ['bin/unified-model-api.mjs', 'build/gateway.mjs', 'build/keys.mjs', 'dist/console/index.html', 'dist/docs/index.html', 'generated/openapi.json', 'generated/openapi.yaml', 'catalog/models/openai.yaml', 'README.md', 'SECURITY.md']) {
     assert.ok(packed.includes(file), `${file} is packed`);
   }
   const unwanted = packed.filter((path) => /^(test|scripts|client|soak|bench)\/|\.ts$|^tsconfig/.test(path));

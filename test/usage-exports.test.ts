@@ -29,7 +29,7 @@ function row(index: number, fields: Partial<UsageRecord> = {}): UsageRecord {
   return {
     id: newUsageRecordId(), created_at: start + index * hour, request_id: `req_${index}`, account_id: 'acct_x', key_id: 'key_x', model: 'priced',
     deployment: 'up/priced', protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: 200, input_tokens: index, cached_input_tokens: 0,
-    output_tokens: 2 * index, reasoning_tokens: 0, image_count: 0, latency_ms: 5, cost_usd: index / 1000, estimated: index % 2 === 0, completed: true, ...fields,
+    output_tokens: 2 * index, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 5, cost_usd: index / 1000, estimated: index % 2 === 0, completed: true, ...fields,
   };
 }
 

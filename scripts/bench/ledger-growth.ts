@@ -44,7 +44,7 @@ function row(index: number, rows: number, start: number) {
     input_tokens: 200 + (index % 1_000),
     cached_input_tokens: index % 100,
     output_tokens: 50 + (index % 400),
-    reasoning_tokens: 0,
+    reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: 0,
     image_count: 0,
     latency_ms: 300 + (index % 900),
     cost_usd: 0.000_123,

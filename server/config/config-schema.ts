@@ -69,25 +69,54 @@ const modelImagesSchema = z.strictObject({
 
 const dollars = z.number().min(0).max(1_000_000);
 
+/**
+ * Token prices, US dollars per million tokens. Cached input (a cache read), cache writes and reasoning
+ * default to the plain input or output price: a provider that prices them apart has them in the catalog.
+ */
 const tokenPricesSchema = z.strictObject({
   input_per_mtok: dollars.default(0),
   cached_input_per_mtok: dollars.optional(),
+  /** Prompt tokens written to Anthropic's 5-minute cache (`cache_control` without a `ttl`, or `ttl: 5m`). */
+  cache_write_5m_per_mtok: dollars.optional(),
+  /** Prompt tokens written to Anthropic's 1-hour cache (`cache_control: { ttl: 1h }`). */
+  cache_write_1h_per_mtok: dollars.optional(),
   output_per_mtok: dollars.default(0),
+  /** Reasoning (thinking) tokens, where a model bills them apart from the rest of its output. */
+  reasoning_per_mtok: dollars.optional(),
+  /** Audio tokens of the prompt and of the answer (OpenAI's audio models, Gemini's audio input). */
+  audio_input_per_mtok: dollars.optional(),
+  audio_output_per_mtok: dollars.optional(),
 });
+
+/** Prices of a prompt-size tier: a request whose input (cached and cache-written included) is above the threshold. */
+const promptTierSchema = tokenPricesSchema.extend({ above_input_tokens: z.number().int().min(1) });
+
+/** One price of a generated image, by its `size` and `quality` (either left out: any). */
+const imagePriceSchema = z.strictObject({
+  size: z.string().regex(imageSizePattern, 'WIDTHxHEIGHT or auto').optional(),
+  quality: z.string().min(1).max(32).optional(),
+  usd: dollars,
+});
+
+const multiplier = z.number().min(0).max(100);
 
 /**
- * Prices in US dollars, for the usage ledger's cost and spend limits. Per million tokens; cached input
- * defaults to the input price; `per_image` is each generated image. `long_context`: the token prices of a
- * request whose input is above `above_input_tokens` (Anthropic's 1M-context beta bills all of such a
- * request at them). `service_tiers`: a multiplier of the token cost per requested `service_tier`
- * (`{ priority: 2, flex: 0.5 }`); a tier not named costs as usual.
+ * Prices in US dollars, for the usage ledger's cost and spend limits. `per_image` is each generated image;
+ * `image_prices` price one by size and quality (the first entry that matches the request's; `per_image` when
+ * none does). `long_context`: the prices of a request whose input is above `above_input_tokens` (Anthropic
+ * and Gemini bill all of such a request at them); a list for several tiers, the highest threshold passed
+ * wins. `service_tiers`: a multiplier of the token cost per `service_tier` the upstream reports having used
+ * (or, when it reports none, the one requested): `{ priority: 2, flex: 0.5 }`; a tier not named costs as
+ * usual. `batch_multiplier`: the same for work the upstream reports as batch-processed (`service_tier:
+ * batch`). Neither multiplies image prices.
  */
-const pricingSchema = tokenPricesSchema.extend({
+export const pricingSchema = tokenPricesSchema.extend({
   per_image: dollars.default(0),
-  long_context: tokenPricesSchema.extend({ above_input_tokens: z.number().int().min(1) }).optional(),
-  service_tiers: z.record(z.string().min(1).max(64), z.number().min(0).max(100)).optional(),
+  image_prices: z.array(imagePriceSchema).min(1).optional(),
+  long_context: z.union([promptTierSchema, z.array(promptTierSchema).min(1)]).optional(),
+  service_tiers: z.record(z.string().min(1).max(64), multiplier).optional(),
+  batch_multiplier: multiplier.optional(),
 });
-
 /** An image model's settings when its config says nothing. */
 export const defaultModelImages = modelImagesSchema.parse({});
 
@@ -109,8 +138,15 @@ const modelSchema = z.strictObject({
   on_unsupported: z.enum(['drop', 'reject']).default('drop'),
   /** Unix seconds reported as `created` in the model list. */
   created: z.number().int().min(0).optional(),
-  /** What the model costs; without it requests cost 0. */
+  /**
+   * What the model costs. Without it, the price catalog's for the model's (first) upstream model, when the
+   * catalog knows it (catalog/README.md); else requests cost 0.
+   */
   pricing: pricingSchema.optional(),
+  /** Prompt tokens the model takes; from the catalog when unset. */
+  context_window: z.number().int().min(1).max(100_000_000).optional(),
+  /** Most tokens one answer may have; from the catalog when unset. */
+  max_output_tokens: z.number().int().min(1).max(100_000_000).optional(),
   /** Image models (`image_generation`, `image_edit` capabilities): the parameters they take. */
   images: modelImagesSchema.default(() => modelImagesSchema.parse({})),
 });
@@ -262,6 +298,11 @@ export const configSchema = z
     ledger: ledgerSchema.default(() => ledgerSchema.parse({})),
     telemetry: telemetrySchema.default(() => telemetrySchema.parse({})),
     metrics: metricsSchema.default(() => metricsSchema.parse({})),
+    /**
+     * Price catalog files of the operator's own (YAML or JSON, in the form of catalog/models/*.yaml), read
+     * after the built-in catalog: an entry for the same provider type and model replaces the built-in one.
+     */
+    pricing_catalogs: z.array(z.string().min(1)).default([]),
   })
   .superRefine((config, ctx) => {
     const providerIds = new Set<string>();

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { loadPriceCatalog, withCatalog } from '../catalog/price-catalog.js';
 import { configSchema, type GatewayConfig } from './config-schema.js';
 import { defaultConfig } from './default-config.js';
 import { ConfigError, formatPath, interpolateEnv } from './interpolate-env.js';
@@ -8,7 +10,9 @@ import { lineOfPath } from './line-of-path.js';
 
 /**
  * Reads the config file at `path` (or `./gateway.yaml` when it exists), interpolates `${ENV}` values and
- * validates it. Throws a ConfigError whose message names the file, the offending field and its line.
+ * validates it, then fills in the models' prices and limits from the price catalog (built-in, then the
+ * file's `pricing_catalogs`: catalog/README.md). Throws a ConfigError whose message names the file, the
+ * offending field and its line.
  */
 export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEnv = process.env): Promise<GatewayConfig> {
   const file = path ?? (existsSync('gateway.yaml') ? 'gateway.yaml' : undefined);
@@ -19,7 +23,8 @@ export async function loadConfig(path: string | undefined, env: NodeJS.ProcessEn
   } catch (error) {
     throw new ConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
   }
-  return parseConfig(text, file, env);
+  const config = parseConfig(text, file, env);
+  return withCatalog(config, await loadPriceCatalog(config.pricing_catalogs, dirname(file)));
 }
 
 /** Parses and validates config text; `source` names the file in error messages. */

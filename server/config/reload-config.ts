@@ -5,8 +5,11 @@ import { loadConfig } from './load-config.js';
 
 type ConfigReload = components['schemas']['ConfigReload'];
 
-/** The sections a reload swaps in: they live in the model registry. Every other one needs a restart. */
-const liveSections = new Set<keyof GatewayConfig>(['models', 'providers']);
+/**
+ * The sections a reload swaps in: they live in the model registry (the price catalogs only fill in the
+ * models' prices). Every other one needs a restart.
+ */
+const liveSections = new Set<keyof GatewayConfig>(['models', 'providers', 'pricing_catalogs']);
 
 export interface ConfigReloaderOptions {
   /** The file start-up read (undefined: `./gateway.yaml` if present, as at start-up). */

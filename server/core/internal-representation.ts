@@ -140,6 +140,19 @@ export interface Usage {
   reasoningTokens: number;
   /** Anthropic's `cache_creation_input_tokens`: prompt tokens written to the cache (part of inputTokens). */
   cacheWriteInputTokens?: number;
+  /**
+   * Of the cache writes, those to the 1-hour cache (Anthropic's `cache_creation.ephemeral_1h_input_tokens`),
+   * which cost more than the 5-minute ones; the rest of cacheWriteInputTokens went to the 5-minute cache.
+   */
+  cacheWrite1hInputTokens?: number;
+  /** Audio tokens of the prompt (part of inputTokens) and of the answer (part of outputTokens). */
+  audioInputTokens?: number;
+  audioOutputTokens?: number;
+  /**
+   * The `service_tier` the upstream reports having served the request at (OpenAI's `default`, `flex`,
+   * `priority`; Anthropic's `standard`, `priority`, `batch`), which is what it bills.
+   */
+  serviceTier?: string;
   /** True when the numbers are our estimate rather than the upstream's count. */
   estimated?: boolean;
 }

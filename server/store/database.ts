@@ -57,9 +57,19 @@ export interface Database {
     cached_input_tokens: number;
     output_tokens: number;
     reasoning_tokens: number;
+    /** Prompt tokens written to the provider's cache (part of `input_tokens`), priced apart from input. */
+    cache_write_input_tokens: number;
+    /** Of those, the ones written to the 1-hour cache (the rest went to the 5-minute one). */
+    cache_write_1h_input_tokens: number;
     image_count: number;
     latency_ms: number;
     cost_usd: number;
+    /** The `above_input_tokens` of the prompt-size (long-context) tier whose prices applied; 0 for the model's own prices. */
+    price_tier_above_tokens: number;
+    /** The service tier priced: the one the upstream reported, else the one requested; null when neither named one. */
+    service_tier: string | null;
+    /** 1 when the upstream reported the request as batch-processed (priced at the batch multiplier). */
+    batch: number;
     /**
      * 1 when the token counts are the gateway's estimate: an upstream stream that reported none, or the
      * output delivered to a client that left mid-stream, counted from what was sent.
@@ -84,6 +94,8 @@ export interface Database {
     cached_input_tokens: number;
     output_tokens: number;
     reasoning_tokens: number;
+    cache_write_input_tokens: number;
+    cache_write_1h_input_tokens: number;
     image_count: number;
     cost_usd: number;
     estimated: number;

@@ -162,8 +162,8 @@ const migrations: Record<string, Migration> = {
         .execute();
       // The admin's reports read a range of hours (the key); an account's, its own hours.
       await db.schema.createIndex('usage_rollups_account_hour').on('usage_rollups').columns(['account_id', 'hour']).execute();
-      // Rows stored before now, in one statement.
-      await sql.raw(rollUpStoredRowsSql).execute(db);
+      // Rows stored before now, in one statement, summing the columns of this migration's time.
+      await sql.raw(rollUpStoredRowsSql(['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_tokens', 'image_count', 'cost_usd', 'estimated'])).execute(db);
     },
     async down(db: Kysely<unknown>) {
       await db.schema.dropTable('usage_rollups').execute();
@@ -186,6 +186,33 @@ const migrations: Record<string, Migration> = {
     async down(db: Kysely<unknown>) {
       await db.schema.dropIndex('api_keys_parent').execute();
       await db.schema.alterTable('api_keys').dropColumn('parent_key_id').execute();
+    },
+  },
+  '0009_usage_cost_factors': {
+    async up(db: Kysely<unknown>) {
+      // What a row's cost depends on besides its token counts (issue 39). Rows written before this migration
+      // counted cache writes as plain input and priced no tier: 0, null and 0 say so.
+      const usageColumns: Array<[string, 'bigint' | 'integer']> = [
+        ['cache_write_input_tokens', 'bigint'],
+        ['cache_write_1h_input_tokens', 'bigint'],
+        ['price_tier_above_tokens', 'bigint'],
+        ['batch', 'integer'],
+      ];
+      for (const [column, type] of usageColumns) {
+        await db.schema.alterTable('usage_records').addColumn(column, type, (builder) => builder.notNull().defaultTo(0)).execute();
+      }
+      await db.schema.alterTable('usage_records').addColumn('service_tier', 'varchar(64)').execute();
+      for (const column of ['cache_write_input_tokens', 'cache_write_1h_input_tokens']) {
+        await db.schema.alterTable('usage_rollups').addColumn(column, 'bigint', (builder) => builder.notNull().defaultTo(0)).execute();
+      }
+    },
+    async down(db: Kysely<unknown>) {
+      for (const column of ['cache_write_1h_input_tokens', 'cache_write_input_tokens']) {
+        await db.schema.alterTable('usage_rollups').dropColumn(column).execute();
+      }
+      for (const column of ['service_tier', 'batch', 'price_tier_above_tokens', 'cache_write_1h_input_tokens', 'cache_write_input_tokens']) {
+        await db.schema.alterTable('usage_records').dropColumn(column).execute();
+      }
     },
   },
 };

@@ -9,12 +9,13 @@ export const msPerHour = 3_600_000;
 
 /**
  * One statement that adds every stored row to the rollups, with the same expressions as usage/usage-rollup.ts's
- * rollUpUsage: migration 0007 builds the rollups of the rows stored before it with it, and the ledger-scale
- * benchmark rebuilds them after spreading its rows over past days. Plain SQL that both databases run as it is.
+ * rollUpUsage, summing `sums`: migration 0007 builds the rollups of the rows stored before it with the columns
+ * of its time, and the ledger-scale benchmark rebuilds them with today's (usage-rollup.ts's `rolledUpSums`)
+ * after spreading its rows over past days. Plain SQL that both databases run as it is.
  */
-export const rollUpStoredRowsSql = `insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, input_tokens,
-    cached_input_tokens, output_tokens, reasoning_tokens, image_count, cost_usd, estimated)
-  select created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100, count(*), sum(input_tokens),
-    sum(cached_input_tokens), sum(output_tokens), sum(reasoning_tokens), sum(image_count), sum(cost_usd), sum(estimated)
+export function rollUpStoredRowsSql(sums: ReadonlyArray<string>): string {
+  return `insert into usage_rollups (hour, account_id, key_id, model, status_class, requests, ${sums.join(', ')})
+  select created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100, count(*), ${sums.map((column) => `sum(${column})`).join(', ')}
   from usage_records
   group by created_at / ${msPerHour}, account_id, key_id, coalesce(model, ''), status / 100`;
+}

@@ -13,7 +13,16 @@ export type UsageGrouping = 'day' | 'model' | 'key';
 export type UsageSummaryRow = components['schemas']['UsageBucket'];
 
 type Sums = Omit<UsageSummaryRow, 'day' | 'model' | 'key_id'>;
-const sumColumns = ['input_tokens', 'cached_input_tokens', 'output_tokens', 'reasoning_tokens', 'image_count', 'cost_usd'] as const satisfies ReadonlyArray<keyof Sums>;
+const sumColumns = [
+  'input_tokens',
+  'cached_input_tokens',
+  'cache_write_input_tokens',
+  'cache_write_1h_input_tokens',
+  'output_tokens',
+  'reasoning_tokens',
+  'image_count',
+  'cost_usd',
+] as const satisfies ReadonlyArray<keyof Sums>;
 
 const hoursPerDay = 24;
 const msPerDay = hoursPerDay * msPerHour;
@@ -106,7 +115,7 @@ function present(groupBy: UsageGrouping, totals: GroupTotals[]): UsageSummaryRow
   const merged = new Map<string | number, Sums>();
   for (const { group, ...sums } of totals) {
     const key = groupBy === 'day' ? Number(group) : String(group);
-    const into = merged.get(key) ?? { requests: 0, input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0 };
+    const into = merged.get(key) ?? { requests: 0, ...(Object.fromEntries(sumColumns.map((column) => [column, 0])) as Record<(typeof sumColumns)[number], number>) };
     into.requests += Number(sums.requests ?? 0);
     for (const column of sumColumns) into[column] += Number(sums[column] ?? 0);
     merged.set(key, into);

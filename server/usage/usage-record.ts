@@ -7,15 +7,16 @@ type UsageRow = Database['usage_records'];
  * One row of the usage ledger: a model or image request, streamed or not. Fields are the `usage_records`
  * columns (their meanings are documented in `store/database.ts`): `created_at` is Unix milliseconds, token
  * counts follow OpenAI (`input_tokens` includes the cached ones, `output_tokens` the reasoning ones).
- * Only `estimated` and `completed` differ: booleans here, 0/1 in the table.
+ * Only `estimated`, `completed` and `batch` differ: booleans here, 0/1 in the table.
  */
-export type UsageRecord = Omit<UsageRow, 'estimated' | 'completed'> & { estimated: boolean; completed: boolean };
+export type UsageRecord = Omit<UsageRow, 'estimated' | 'completed' | 'batch'> & { estimated: boolean; completed: boolean; batch: boolean };
 
 /** Every `usage_records` column, listed through a record type so that the compiler names any one missed. */
 export const usageColumns = Object.keys({
   id: true, created_at: true, request_id: true, account_id: true, key_id: true, model: true, deployment: true, protocol: true,
   endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, output_tokens: true, reasoning_tokens: true,
-  image_count: true, latency_ms: true, cost_usd: true, estimated: true, completed: true,
+  cache_write_input_tokens: true, cache_write_1h_input_tokens: true, image_count: true, latency_ms: true, cost_usd: true,
+  price_tier_above_tokens: true, service_tier: true, batch: true, estimated: true, completed: true,
 } satisfies Record<keyof UsageRow, true>) as Array<keyof UsageRow>;
 
 /** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
@@ -24,7 +25,7 @@ export function newUsageRecordId(): string {
 }
 
 /**
- * Widths of the `varchar` columns as migration 0004 created them. PostgreSQL refuses a longer string
+ * Widths of the `varchar` columns as migrations 0004 and 0009 created them. PostgreSQL refuses a longer string
  * (SQLite does not), and one refused row would fail its whole batch on every retry, so the store cuts
  * strings to fit instead.
  */
@@ -37,6 +38,7 @@ const textWidths = {
   deployment: 512,
   protocol: 32,
   endpoint: 200,
+  service_tier: 64,
 } as const satisfies Partial<Record<keyof UsageRow, number>>;
 const textWidthEntries = Object.entries(textWidths) as Array<[keyof typeof textWidths, number]>;
 
@@ -47,8 +49,11 @@ const integerColumns = [
   'cached_input_tokens',
   'output_tokens',
   'reasoning_tokens',
+  'cache_write_input_tokens',
+  'cache_write_1h_input_tokens',
   'image_count',
   'latency_ms',
+  'price_tier_above_tokens',
 ] as const satisfies ReadonlyArray<keyof UsageRow>;
 
 /**
@@ -58,7 +63,13 @@ const integerColumns = [
  * block every later row behind it in the recorder's retries.
  */
 export function toUsageRow(record: UsageRecord): UsageRow {
-  const row: UsageRow = { ...record, estimated: record.estimated ? 1 : 0, completed: record.completed ? 1 : 0, cost_usd: finiteOrZero(record.cost_usd) };
+  const row: UsageRow = {
+    ...record,
+    estimated: record.estimated ? 1 : 0,
+    completed: record.completed ? 1 : 0,
+    batch: record.batch ? 1 : 0,
+    cost_usd: finiteOrZero(record.cost_usd),
+  };
   for (const column of integerColumns) row[column] = Math.round(finiteOrZero(record[column]));
   for (const [column, width] of textWidthEntries) {
     const value = record[column];
@@ -69,7 +80,13 @@ export function toUsageRow(record: UsageRecord): UsageRow {
 
 /** The record a table row holds. PostgreSQL's `bigint` arrives as a number already (see `openPostgres`). */
 export function fromUsageRow(row: UsageRow): UsageRecord {
-  const record = { ...row, estimated: Number(row.estimated) === 1, completed: Number(row.completed) === 1, cost_usd: Number(row.cost_usd) };
+  const record = {
+    ...row,
+    estimated: Number(row.estimated) === 1,
+    completed: Number(row.completed) === 1,
+    batch: Number(row.batch) === 1,
+    cost_usd: Number(row.cost_usd),
+  };
   for (const column of integerColumns) record[column] = Number(row[column]);
   return record;
 }

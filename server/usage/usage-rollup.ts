@@ -10,6 +10,8 @@ export const rolledUpSums = [
   'cached_input_tokens',
   'output_tokens',
   'reasoning_tokens',
+  'cache_write_input_tokens',
+  'cache_write_1h_input_tokens',
   'image_count',
   'cost_usd',
   'estimated',
@@ -41,7 +43,7 @@ export function rollUpUsage(rows: ReadonlyArray<Pick<UsageRow, 'created_at' | 'a
     const name = JSON.stringify(rollupKeyColumns.map((column) => key[column]));
     let group = groups.get(name);
     if (!group) {
-      group = { ...key, requests: 0, input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0, estimated: 0 };
+      group = { ...key, requests: 0, ...(Object.fromEntries(rolledUpSums.map((column) => [column, 0])) as Record<(typeof rolledUpSums)[number], number>) };
       groups.set(name, group);
     }
     group.requests += 1;

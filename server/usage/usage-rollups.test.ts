@@ -52,6 +52,12 @@ const recordArbitrary = fc
     cached_input_tokens: fields.cached,
     output_tokens: fields.output,
     reasoning_tokens: fields.reasoning,
+    // Some writes to the cache, some of them to the 1-hour one, so the rollups' sums of both are checked too.
+    cache_write_input_tokens: fields.input % 5,
+    cache_write_1h_input_tokens: fields.input % 2,
+    price_tier_above_tokens: 0,
+    service_tier: null,
+    batch: false,
     image_count: fields.images,
     latency_ms: 10,
     cost_usd: fields.cost / 1024,
@@ -84,10 +90,12 @@ function expectedReport(records: readonly UsageRecord[], filter: UsageFilter, gr
     if (filter.to !== undefined && record.created_at >= filter.to) continue;
     const label = { day: new Date(record.created_at).toISOString().slice(0, 10), model: record.model, key: record.key_id }[groupBy];
     const name = String(label);
-    const group = groups.get(name) ?? { [{ day: 'day', model: 'model', key: 'key_id' }[groupBy]]: label, requests: 0, input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0 } as UsageSummaryRow;
+    const group = groups.get(name) ?? { [{ day: 'day', model: 'model', key: 'key_id' }[groupBy]]: label, requests: 0, input_tokens: 0, cached_input_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, output_tokens: 0, reasoning_tokens: 0, image_count: 0, cost_usd: 0 } as UsageSummaryRow;
     group.requests += 1;
     group.input_tokens += record.input_tokens;
     group.cached_input_tokens += record.cached_input_tokens;
+    group.cache_write_input_tokens += record.cache_write_input_tokens;
+    group.cache_write_1h_input_tokens += record.cache_write_1h_input_tokens;
     group.output_tokens += record.output_tokens;
     group.reasoning_tokens += record.reasoning_tokens;
     group.image_count += record.image_count;
@@ -187,8 +195,13 @@ for (const [name, open] of testDatabases) {
       const legacyLedger = file ? new SqliteLedgerWriter(file) : legacyStore;
       try {
         await migrateToLatest(legacy.db, '0006_usage_records_completed');
-        const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 });
-        await legacy.db.insertInto('usage_records').values(records.map(toUsageRow)).execute();
+        // Rows of that time had no cache-write columns: migration 0009 gives them 0.
+        const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 }).map((record) => ({ ...record, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0 }));
+        const legacyRows = records.map((record) => {
+          const { cache_write_input_tokens: _w, cache_write_1h_input_tokens: _h, price_tier_above_tokens: _t, service_tier: _s, batch: _b, ...row } = toUsageRow(record);
+          return row;
+        });
+        await legacy.db.insertInto('usage_records').values(legacyRows as never).execute();
         await migrateToLatest(legacy.db);
         for (const groupBy of groupings) assert.deepEqual(await legacyStore.summarize({}, groupBy), expectedReport(records, {}, groupBy));
         // And the writers add to them from there.
@@ -220,6 +233,11 @@ function toRecord(createdAt: number, index: number): UsageRecord {
     cached_input_tokens: index % 7,
     output_tokens: 3,
     reasoning_tokens: 1,
+    cache_write_input_tokens: index % 5,
+    cache_write_1h_input_tokens: index % 2,
+    price_tier_above_tokens: 0,
+    service_tier: null,
+    batch: false,
     image_count: 0,
     latency_ms: 5,
     cost_usd: (index % 64) / 64,

@@ -26,7 +26,7 @@ function usage(fields: Partial<UsageRecord>): UsageRecord {
     input_tokens: 100,
     cached_input_tokens: 20,
     output_tokens: 10,
-    reasoning_tokens: 2,
+    reasoning_tokens: 2, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false,
     image_count: 0,
     latency_ms: 300,
     cost_usd: 0.25,
@@ -88,7 +88,7 @@ for (const [name, open] of testDatabases) {
       assert.deepEqual(rows.map((row) => [row.day, row.requests]), [['2025-03-01', 2], ['2025-03-02', 1], ['2025-03-03', 1]]);
       const [first, second, third] = rows;
       assert.deepEqual({ ...first, cost_usd: 0 }, {
-        day: '2025-03-01', requests: 2, input_tokens: 200, cached_input_tokens: 40, output_tokens: 20, reasoning_tokens: 4, image_count: 0, cost_usd: 0,
+        day: '2025-03-01', requests: 2, input_tokens: 200, cached_input_tokens: 40, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, output_tokens: 20, reasoning_tokens: 4, image_count: 0, cost_usd: 0,
       });
       closeTo(first.cost_usd, 0.5);
       assert.equal(second.output_tokens, 5_000_000_000, 'sums beyond 32 bits stay exact');

@@ -29,7 +29,7 @@ describe('convertAnthropicStream', () => {
     assert.equal(text, "Hello! I'm doing well, thank you for asking. How are you doing today? Is there anything I can help you with?");
     assert.deepEqual(events.slice(-2), [
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 12, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 30, reasoningTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 12, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 30, reasoningTokens: 0, serviceTier: 'standard' } },
     ]);
   });
 

@@ -60,7 +60,7 @@ describe('createMessagesPassThrough', () => {
     assert.equal(forwarded.kind, 'json');
     if (forwarded.kind !== 'json') return;
     assert.deepEqual(forwarded.body, fixtureJson('anthropic-messages/non-stream-thinking.json'));
-    assert.deepEqual(forwarded.usage, { inputTokens: 69, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 33, reasoningTokens: 0 });
+    assert.deepEqual(forwarded.usage, { inputTokens: 69, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 33, reasoningTokens: 0, serviceTier: 'standard' });
   });
 
   it('sends no anthropic-beta when the client sent none', async () => {
@@ -79,7 +79,7 @@ describe('createMessagesPassThrough', () => {
       recorded.map(({ event, data }) => ({ type: event, data })),
     );
     assert.ok(forwarded.kind === 'stream');
-    assert.deepEqual(forwarded.usage(), { inputTokens: 69, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 53, reasoningTokens: 0 });
+    assert.deepEqual(forwarded.usage(), { inputTokens: 69, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 53, reasoningTokens: 0, serviceTier: 'standard' });
   });
 
   it('throws an overload reported before any content, so the router can retry it', async () => {

@@ -52,7 +52,7 @@ describe('Anthropic stream events the translation reads', () => {
       { type: 'text_delta', text: 'Hi' },
       { type: 'text_delta', text: ' there' },
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 4, reasoningTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 5, cachedInputTokens: 0, cacheWriteInputTokens: 0, outputTokens: 4, reasoningTokens: 0, serviceTier: 'standard' } },
     ]);
   });
 

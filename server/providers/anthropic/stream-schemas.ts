@@ -18,6 +18,10 @@ export const anthropicUsageSchema = z.object({
   output_tokens: count,
   cache_read_input_tokens: count,
   cache_creation_input_tokens: count,
+  /** The cache writes by the cache they went to (`cache_control.ttl`), priced apart. */
+  cache_creation: z.object({ ephemeral_5m_input_tokens: count, ephemeral_1h_input_tokens: count }).nullish(),
+  /** `standard`, `priority` or `batch`: the tier billed. */
+  service_tier: z.string().nullish(),
 });
 export type AnthropicUsage = z.infer<typeof anthropicUsageSchema>;
 

@@ -61,7 +61,7 @@ export async function* convertBedrockStream(messages: AsyncIterable<EventStreamM
         stopReason = event.stopReason;
         break;
       case 'metadata':
-        if (event.usage) usage = readUsage(event.usage);
+        if (event.usage) usage = readConverseUsage(event.usage);
         break;
       default:
       // Event types newer than this code.
@@ -108,7 +108,7 @@ function* convertDelta(delta: BedrockDelta, tool: ToolBlock | undefined): Genera
  * Converse's token counts in the gateway's terms. Like Anthropic, Bedrock counts cache reads and writes apart
  * from `inputTokens`; ours include them.
  */
-function readUsage(usage: BedrockUsage): Usage {
+export function readConverseUsage(usage: BedrockUsage): Usage {
   const count = (value: number | null | undefined) => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
   const cacheRead = count(usage.cacheReadInputTokens);
   const cacheWrite = count(usage.cacheWriteInputTokens);

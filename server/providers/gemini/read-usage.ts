@@ -10,10 +10,13 @@ import type { GeminiUsageMetadata } from './stream-schemas.js';
 export function readGeminiUsage(metadata: GeminiUsageMetadata): Usage {
   const count = (value: unknown) => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
   const thoughts = count(metadata.thoughtsTokenCount);
+  const details = Array.isArray(metadata.promptTokensDetails) ? metadata.promptTokensDetails : [];
+  const audio = details.reduce((sum, detail) => sum + (detail?.modality === 'AUDIO' ? count(detail.tokenCount) : 0), 0);
   return {
     inputTokens: count(metadata.promptTokenCount) + count(metadata.toolUsePromptTokenCount),
     cachedInputTokens: count(metadata.cachedContentTokenCount),
     outputTokens: count(metadata.candidatesTokenCount) + thoughts,
     reasoningTokens: thoughts,
+    ...(audio > 0 && { audioInputTokens: audio }),
   };
 }

@@ -18,6 +18,8 @@ export const geminiUsageSchema = z.object({
   candidatesTokenCount: count,
   toolUsePromptTokenCount: count,
   thoughtsTokenCount: count,
+  /** The prompt's tokens by modality (`TEXT`, `IMAGE`, `AUDIO`, `VIDEO`): audio is priced apart. */
+  promptTokensDetails: z.array(z.object({ modality: z.string().nullish(), tokenCount: count })).nullish(),
 });
 export type GeminiUsageMetadata = z.infer<typeof geminiUsageSchema>;
 

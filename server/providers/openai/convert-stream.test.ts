@@ -34,7 +34,7 @@ describe('convertStream (Chat Completions chunks → stream events)', () => {
     assert.ok(events.slice(1, -2).every((event) => event.type === 'text_delta' && event.text !== ''));
     assert.deepEqual(events.slice(-2), [
       { type: 'finish', reason: 'stop' },
-      { type: 'usage', usage: { inputTokens: 16, cachedInputTokens: 0, outputTokens: 300, reasoningTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 16, cachedInputTokens: 0, outputTokens: 300, reasoningTokens: 0, serviceTier: 'default' } },
     ]);
   });
 
@@ -47,7 +47,7 @@ describe('convertStream (Chat Completions chunks → stream events)', () => {
     assert.deepEqual(events.slice(-3), [
       { type: 'tool_call_end', index: 0 },
       { type: 'finish', reason: 'tool_calls' },
-      { type: 'usage', usage: { inputTokens: 54, cachedInputTokens: 0, outputTokens: 20, reasoningTokens: 0 } },
+      { type: 'usage', usage: { inputTokens: 54, cachedInputTokens: 0, outputTokens: 20, reasoningTokens: 0, serviceTier: 'default' } },
     ]);
   });
 

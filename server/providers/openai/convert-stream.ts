@@ -52,7 +52,7 @@ export async function* convertStream(events: AsyncIterable<SseEvent>, providerId
 
     // Usage that comes before the finish (some servers repeat it on every chunk) waits for it.
     const usage = chunk.usage ?? chunk.x_groq?.usage;
-    if (usage) pendingUsage = readChatUsage(usage);
+    if (usage) pendingUsage = readChatUsage(usage, chunk.service_tier);
     if (finished && pendingUsage && (usage || finishing)) yield { type: 'usage', usage: pendingUsage };
   }
 
@@ -102,15 +102,21 @@ function* convertContentParts(content: Exclude<ChatDelta['content'], string | nu
 }
 
 /**
- * Chat Completions usage → ours. Shared with the pass-through, which reads usage from the same chunks
- * without checking them first: counts that are not numbers read as 0.
+ * Chat Completions usage → ours, with the `service_tier` of the chunk or answer that carried it (what OpenAI
+ * bills). Shared with the pass-through, which reads usage from the same chunks without checking them first:
+ * counts that are not numbers read as 0, a tier that is not a string as none.
  */
-export function readChatUsage(usage: ChatWireUsage): Usage {
+export function readChatUsage(usage: ChatWireUsage, serviceTier?: unknown): Usage {
+  const audioInput = count(usage.prompt_tokens_details?.audio_tokens);
+  const audioOutput = count(usage.completion_tokens_details?.audio_tokens);
   return {
     inputTokens: count(usage.prompt_tokens),
     cachedInputTokens: count(usage.prompt_tokens_details?.cached_tokens),
     outputTokens: count(usage.completion_tokens),
     reasoningTokens: count(usage.completion_tokens_details?.reasoning_tokens),
+    ...(audioInput > 0 && { audioInputTokens: audioInput }),
+    ...(audioOutput > 0 && { audioOutputTokens: audioOutput }),
+    ...(typeof serviceTier === 'string' && serviceTier !== '' && { serviceTier }),
   };
 }
 

@@ -58,7 +58,7 @@ async function framesOf(forwarded: Forwarded): Promise<string[]> {
   return frames;
 }
 
-const recordedUsage = { inputTokens: 16, cachedInputTokens: 0, outputTokens: 300, reasoningTokens: 0 };
+const recordedUsage = { inputTokens: 16, cachedInputTokens: 0, outputTokens: 300, reasoningTokens: 0, serviceTier: 'default' };
 const messages = [{ role: 'user', content: 'Invent a holiday.' }];
 
 describe('chat pass-through', () => {
@@ -96,7 +96,7 @@ describe('chat pass-through', () => {
     const recorded = fixtureJson('openai-chat/non-stream-text.json');
     reply = json(200, recorded);
     const forwarded = await forward({ model: 'nano', messages });
-    assert.deepEqual(forwarded, { kind: 'json', body: recorded, usage: { inputTokens: 16, cachedInputTokens: 0, outputTokens: 363, reasoningTokens: 0 } });
+    assert.deepEqual(forwarded, { kind: 'json', body: recorded, usage: { inputTokens: 16, cachedInputTokens: 0, outputTokens: 363, reasoningTokens: 0, serviceTier: 'default' } });
     assert.equal('stream_options' in received.at(-1)!.body, false);
   });
 

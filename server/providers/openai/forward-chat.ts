@@ -37,7 +37,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
       if (!stream) {
         const json = await client.exchangeJson(url, upstreamBody, context.signal);
         const usage = asRecord(json.usage);
-        return { kind: 'json', body: json, usage: usage ? readChatUsage(usage as ChatWireUsage) : undefined };
+        return { kind: 'json', body: json, usage: usage ? readChatUsage(usage as ChatWireUsage, json.service_tier) : undefined };
       }
       const reply = await client.postJson(url, upstreamBody, context.signal);
 
@@ -67,7 +67,7 @@ export function createChatPassThrough(client: UpstreamClient, providerId: string
             // Counted once the consumer is back for more, i.e. has sent this frame on (core/tally-stream.ts).
             tally.deliver(characters);
           }
-          if (chunkUsage) tally.report(readChatUsage(chunkUsage as ChatWireUsage));
+          if (chunkUsage) tally.report(readChatUsage(chunkUsage as ChatWireUsage, chunk.service_tier));
           // The upstream reported its failure in-band and the client has it verbatim; nothing more will come.
           if (failed) return;
         }

@@ -32,7 +32,7 @@ export function createResponsesPassThrough(client: UpstreamClient, providerId: s
       // Both throw (before anything reaches the client) on a non-2xx answer, so the router can retry.
       if (!context.stream) {
         const json = await client.exchangeJson(url, upstreamBody, context.signal);
-        return { kind: 'json', body: json, usage: readResponsesUsage(json.usage) };
+        return { kind: 'json', body: json, usage: readResponsesUsage(json) };
       }
       const reply = await client.postJson(url, upstreamBody, context.signal);
       const tally = new StreamTally();
@@ -65,7 +65,7 @@ async function* forwardEvents(sse: AsyncIterable<SseEvent>, providerId: string, 
     tally.deliver(characters);
     if (finalEvents.has(event.type)) {
       // The usage comes whole with the final event, and no content follows it.
-      const usage = readResponsesUsage(asRecord(event.payload.response)?.usage);
+      const usage = readResponsesUsage(event.payload.response);
       if (usage) tally.report(usage);
       return;
     }

@@ -17,8 +17,8 @@ const text = z.string().nullish();
 export const chatUsageSchema = z.object({
   prompt_tokens: count,
   completion_tokens: count,
-  prompt_tokens_details: z.object({ cached_tokens: count }).nullish(),
-  completion_tokens_details: z.object({ reasoning_tokens: count }).nullish(),
+  prompt_tokens_details: z.object({ cached_tokens: count, audio_tokens: count }).nullish(),
+  completion_tokens_details: z.object({ reasoning_tokens: count, audio_tokens: count }).nullish(),
 });
 export type ChatWireUsage = z.infer<typeof chatUsageSchema>;
 
@@ -52,6 +52,8 @@ export const chatChunkSchema = z.object({
   id: text,
   choices: z.array(z.object({ index: count, delta: delta.nullish(), finish_reason: text })).nullish(),
   usage: chatUsageSchema.nullish(),
+  /** The tier that served the request (`default`, `flex`, `priority`), which is the one billed. */
+  service_tier: text,
   /** Groq also reports usage here on the last chunk. */
   x_groq: z.object({ usage: chatUsageSchema.nullish() }).nullish(),
 });

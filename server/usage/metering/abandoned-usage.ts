@@ -25,7 +25,9 @@ export function abandonedUsage(body: unknown, endpoint: MeteredEndpoint, context
   // Images are charged per image, embeddings generate nothing: neither has an output cap to charge.
   if (!cut || !endpoint.generatesOutput || endpoint.protocol === 'openai-images') return sent;
   const known = sent ?? reported;
+  // What the upstream reported of the prompt's pricing (cache writes, the tier it served at) still holds.
   return {
+    ...known,
     inputTokens: Math.max(estimatePromptTokens(body), known?.inputTokens ?? 0),
     cachedInputTokens: known?.cachedInputTokens ?? 0,
     outputTokens: Math.max(namedOutputCap(endpoint.outputCap, body) ?? defaultOutputTokens, known?.outputTokens ?? 0),
@@ -45,6 +47,7 @@ function deliveredUsage(body: unknown, reported: Usage | undefined, streamed: St
   const unreported = estimateTokensOfCharacters(streamed.deliveredSinceUsage());
   if (unreported === 0) return undefined;
   return {
+    ...reported,
     // Anthropic reports the prompt at the start of a stream; without such a report the prompt is estimated too.
     inputTokens: reported?.inputTokens ?? estimatePromptTokens(body),
     cachedInputTokens: reported?.cachedInputTokens ?? 0,

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
+import { pricingSchema, type ModelPricing } from '../../config/config-schema.js';
+import type { Usage } from '../../core/internal-representation.js';
+import { priceUsage } from '../cost.js';
 import { worstCaseMediaReferenceTokens } from './count-media-references.js';
 import { protocolDefinition } from '../../protocols/registry.js';
 import type { MeteredEndpoint, MeteredProtocol } from './metered-endpoint.js';
@@ -110,4 +114,127 @@ test('a service tier and long-context prices named by the pricing are reserved a
   const longBody = { ...body, messages: [{ role: 'user', content: 'x'.repeat(800) }] };
   const planned = plan({ pricing: long, body: longBody });
   closeTo(planned.costUsd!, ((planned.tokens - 1_000) * 4 + 1_000 * 20) / 1e6);
+});
+
+// Issue 39: the reservation is the worst case of every priced option, so no settlement can exceed it.
+
+const perMillion = fc.double({ min: 0, max: 100, noNaN: true });
+const tierNames = ['priority', 'flex', 'scale'] as const;
+const tokenPrices = fc.record(
+  {
+    input_per_mtok: perMillion,
+    cached_input_per_mtok: perMillion,
+    cache_write_5m_per_mtok: perMillion,
+    cache_write_1h_per_mtok: perMillion,
+    output_per_mtok: perMillion,
+    reasoning_per_mtok: perMillion,
+    audio_input_per_mtok: perMillion,
+    audio_output_per_mtok: perMillion,
+  },
+  { requiredKeys: ['input_per_mtok', 'output_per_mtok'] },
+);
+const sizes = ['1024x1024', '1024x1536', '1536x1024'] as const;
+const qualities = ['low', 'high', 'hd', 'standard'] as const;
+/** Any pricing the schema takes: each option present or not, at any price, as the config would hold it. */
+const pricingArbitrary = fc
+  .record(
+    {
+      base: tokenPrices,
+      per_image: perMillion,
+      image_prices: fc.array(fc.record({ size: fc.constantFrom(...sizes), quality: fc.constantFrom(...qualities), usd: perMillion }, { requiredKeys: ['usd'] }), { minLength: 1, maxLength: 4 }),
+      long_context: fc.array(fc.tuple(fc.integer({ min: 1, max: 3_000 }), tokenPrices), { minLength: 1, maxLength: 3 }),
+      service_tiers: fc.dictionary(fc.constantFrom(...tierNames), fc.double({ min: 0, max: 5, noNaN: true })),
+      batch_multiplier: fc.double({ min: 0, max: 2, noNaN: true }),
+    },
+    { requiredKeys: ['base', 'per_image'] },
+  )
+  .map(({ base, long_context, ...rest }): ModelPricing =>
+    pricingSchema.parse({ ...base, ...rest, ...(long_context && { long_context: long_context.map(([above, prices]) => ({ above_input_tokens: above, ...prices })) }) }),
+  );
+
+/** Splits `total` into parts in the proportions drawn (the parts never add up to more). */
+const share = (total: number, fraction: number) => Math.floor(total * fraction);
+
+const usageArbitrary = (maxInput: number, maxOutput: number) =>
+  fc
+    .record({
+      input: fc.integer({ min: 0, max: maxInput }),
+      output: fc.integer({ min: 0, max: maxOutput }),
+      cached: fc.double({ min: 0, max: 1, noNaN: true }),
+      written: fc.double({ min: 0, max: 1, noNaN: true }),
+      oneHour: fc.double({ min: 0, max: 1, noNaN: true }),
+      audioIn: fc.double({ min: 0, max: 1, noNaN: true }),
+      reasoning: fc.double({ min: 0, max: 1, noNaN: true }),
+      audioOut: fc.double({ min: 0, max: 1, noNaN: true }),
+    })
+    .map(({ input, output, cached, written, oneHour, audioIn, reasoning, audioOut }): Usage => {
+      const cachedInputTokens = share(input, cached);
+      const cacheWriteInputTokens = share(input - cachedInputTokens, written);
+      const reasoningTokens = share(output, reasoning);
+      return {
+        inputTokens: input,
+        cachedInputTokens,
+        cacheWriteInputTokens,
+        cacheWrite1hInputTokens: share(cacheWriteInputTokens, oneHour),
+        audioInputTokens: share(input - cachedInputTokens - cacheWriteInputTokens, audioIn),
+        outputTokens: output,
+        reasoningTokens,
+        audioOutputTokens: share(output - reasoningTokens, audioOut),
+      };
+    });
+
+/**
+ * What the upstream may report: any tier when the request left the choice to it (`auto`), its default tier
+ * when the request named none, else the one asked for.
+ */
+const reportedTier = (requested: string | undefined) =>
+  requested === 'auto'
+    ? fc.constantFrom(undefined, 'default', 'batch', ...tierNames)
+    : requested === undefined
+      ? fc.constantFrom(undefined, 'default', 'standard')
+      : fc.constantFrom(undefined, requested);
+
+test('the reservation is never below the settled cost, for any priced option (property)', () => {
+  const requestArbitrary = fc
+    .record({
+      pricing: pricingArbitrary,
+      promptCharacters: fc.integer({ min: 0, max: 4_000 }),
+      cap: fc.integer({ min: 0, max: 5_000 }),
+      requestedTier: fc.constantFrom(undefined, 'auto', 'default', ...tierNames),
+    })
+    .chain((request) => {
+      const body = { model: 'm', max_tokens: request.cap, messages: [{ role: 'user', content: 'x'.repeat(request.promptCharacters) }], ...(request.requestedTier && { service_tier: request.requestedTier }) };
+      const planned = plan({ pricing: request.pricing, body });
+      // The settlement is drawn within what was reserved: no more prompt than estimated, no more output than the cap.
+      const prompt = planned.tokens - request.cap;
+      return fc.record({ request: fc.constant(request), planned: fc.constant(planned), usage: usageArbitrary(prompt, request.cap), tier: reportedTier(request.requestedTier) });
+    });
+  fc.assert(
+    fc.property(requestArbitrary, ({ request, planned, usage, tier }) => {
+      const settled = priceUsage({ ...usage, ...(tier && { serviceTier: tier }) }, request.pricing, { requestedServiceTier: request.requestedTier }).costUsd;
+      assert.ok(settled <= planned.costUsd! * (1 + 1e-9) + 1e-15, `settled ${settled} > reserved ${planned.costUsd}`);
+    }),
+    { numRuns: 500 },
+  );
+});
+
+test('an image reservation is never below the settled cost of the images asked for (property)', () => {
+  fc.assert(
+    fc.property(
+      pricingArbitrary,
+      fc.integer({ min: 1, max: 10 }),
+      fc.option(fc.constantFrom(...sizes), { nil: undefined }),
+      fc.option(fc.constantFrom(...qualities), { nil: undefined }),
+      fc.boolean(),
+      (pricing, n, size, quality, upload) => {
+        const body = upload ? undefined : { model: 'p', prompt: 'a cat', n, ...(size && { size }), ...(quality && { quality }) };
+        const planned = plan({ endpoint: endpoint('openai-images'), body, pricing, maxImages: n });
+        const prompt = planned.tokens - n * worstCaseImageOutputTokens;
+        const usage: Usage = { inputTokens: prompt, cachedInputTokens: 0, outputTokens: n * worstCaseImageOutputTokens, reasoningTokens: 0 };
+        const settled = priceUsage(usage, pricing, { imageCount: n, image: { size, quality } }).costUsd;
+        return settled <= planned.costUsd! * (1 + 1e-9) + 1e-15;
+      },
+    ),
+    { numRuns: 300 },
+  );
 });

@@ -2,7 +2,7 @@ import { candidatesOf, withOutputCap, type OutputCapFields } from '../../access/
 import type { ModelPricing } from '../../config/config-schema.js';
 import { valueAt } from '../../core/body-path.js';
 import type { LimitScope, ReserveRequest } from '../../limits/limit-store.js';
-import { tokenRates } from '../cost.js';
+import { imagePrice, worstCaseRates } from '../cost.js';
 import { countMediaReferences, worstCaseMediaReferenceTokens } from './count-media-references.js';
 import { estimateEmbeddingTokens } from './estimate-embedding-tokens.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
@@ -31,8 +31,8 @@ export interface ReservationPlanInput {
 
 /**
  * What a request reserves against its limits: its prompt (estimated from the body, media by reference at
- * its worst case) and its worst-case output, as tokens and, at the model's prices (its long-context and
- * service-tier prices where they apply: usage/cost.ts), as dollars. A request that names an output cap reserves
+ * its worst case) and its worst-case output, as tokens and, at the model's dearest prices that can apply
+ * (every kind of token, tier and service tier the request may be billed at: usage/cost.ts), as dollars. A request that names an output cap reserves
  * all of it. One that names none, when its caller has a tokens_per_minute or spend limit, gets a cap
  * from the gateway (`flexibleOutput`, granted by the store from the room left) so that neither limit can
  * be overrun by an answer of unbounded length. Image requests reserve their `n` images; embeddings, which
@@ -45,14 +45,16 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   // Media named by reference reserves its worst case, not the length of its reference.
   const prompt =
     endpoint.protocol === 'openai-embeddings' ? estimateEmbeddingTokens(body) : estimatePromptTokens(body) + countMediaReferences(body) * worstCaseMediaReferenceTokens;
-  const rates = tokenRates(pricing, prompt, requestedServiceTier(body));
+  const rates = worstCaseRates(pricing, prompt, requestedServiceTier(body));
   const inputUsd = prompt * rates.input;
   if (!endpoint.generatesOutput) return { tokens: prompt, costUsd: inputUsd };
   const usdPerOutputToken = rates.output;
   if (endpoint.protocol === 'openai-images') {
     const images = requestedImages(body) ?? input.maxImages;
     const outputTokens = images * worstCaseImageOutputTokens;
-    return { tokens: prompt + outputTokens, costUsd: inputUsd + outputTokens * usdPerOutputToken + images * (pricing?.per_image ?? 0) };
+    // An upload's body is read only after admission: its size and quality are unknown, so the dearest image.
+    const perImage = imagePrice(pricing, body === undefined ? undefined : { size: stringField(body, 'size'), quality: stringField(body, 'quality') });
+    return { tokens: prompt + outputTokens, costUsd: inputUsd + outputTokens * usdPerOutputToken + images * perImage };
   }
   const named = namedOutputCap(endpoint.outputCap, body);
   if (named !== undefined) return { tokens: prompt + named, costUsd: inputUsd + named * usdPerOutputToken };
@@ -88,11 +90,16 @@ export function withGrantedOutputCap(fields: OutputCapFields | undefined, body: 
 
 /**
  * The `service_tier` a body asks for (Chat, Responses and Messages all name it so; Gemini has none), which
- * prices the request: `pricing.service_tiers` (usage/cost.ts).
+ * prices the request when the upstream reports none: `pricing.service_tiers` (usage/cost.ts).
  */
 export function requestedServiceTier(body: unknown): string | undefined {
-  const tier = (body as { service_tier?: unknown } | undefined)?.service_tier;
-  return typeof tier === 'string' ? tier : undefined;
+  return stringField(body, 'service_tier');
+}
+
+/** A string field of a JSON body (an image request's `size` and `quality`, the `service_tier`); undefined when absent or not a string. */
+export function stringField(body: unknown, name: string): string | undefined {
+  const value = (body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : undefined;
 }
 
 function requestedImages(body: unknown): number | undefined {

@@ -2,11 +2,11 @@ import type { Request, Response } from 'express';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import type { Usage } from '../../core/internal-representation.js';
 import type { RequestContext } from '../../core/request-context.js';
-import { costOf } from '../cost.js';
+import { priceUsage, type PricedUsage } from '../cost.js';
 import { abandonedUsage } from './abandoned-usage.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
-import { requestedServiceTier } from './plan-reservation.js';
+import { requestedServiceTier, stringField } from './plan-reservation.js';
 
 /** What a model request used, once its response is over: what its ledger row says and its limits settle to. */
 export interface Outcome {
@@ -15,9 +15,12 @@ export interface Outcome {
   usage: Usage;
   imageCount: number;
   costUsd: number;
+  /** How it was priced (usage/cost.ts), kept in its ledger row beside the cost. */
+  priced: Omit<PricedUsage, 'costUsd'>;
 }
 
 const noUsage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+const unpriced: Outcome['priced'] = { priceTierAboveTokens: 0, serviceTier: null, batch: false };
 
 /**
  * What the handler left in the request context (see describeRoute and the handlers' `usage`).
@@ -39,7 +42,7 @@ export function outcomeOf(
   const served = route !== undefined && res.statusCode < 400;
   const model = route?.model ?? endpoint.requestedModel ?? null;
   const deployment = route?.deployment ?? null;
-  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, imageCount: 0, costUsd: 0 };
+  if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, imageCount: 0, costUsd: 0, priced: unpriced };
   // A stream whose handler has not handed its usage over (one cut short) is read live.
   const reportedUsage = context.usage ?? context.streamed?.usage();
   const counted = completed ? undefined : abandonedUsage(req.body, endpoint, context, reportedUsage, defaultOutputTokens);
@@ -47,5 +50,10 @@ export function outcomeOf(
   const usage = known ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
   const imageCount = context.imageCount ?? 0;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
-  return { model, deployment, usage, imageCount, costUsd: costOf(usage, pricing, imageCount, requestedServiceTier(req.body)) };
+  const { costUsd, ...priced } = priceUsage(usage, pricing, {
+    imageCount,
+    image: { size: stringField(req.body, 'size'), quality: stringField(req.body, 'quality') },
+    requestedServiceTier: requestedServiceTier(req.body),
+  });
+  return { model, deployment, usage, imageCount, costUsd, priced };
 }

@@ -15,6 +15,7 @@ export function ModelUsageTable({ models }: { models: components['schemas']['Usa
             <th scope="col" class="number">Requests</th>
             <th scope="col" class="number">Input tokens</th>
             <th scope="col" class="number">Cached input</th>
+            <th scope="col" class="number">Cache writes (1 h)</th>
             <th scope="col" class="number">Output tokens</th>
             <th scope="col" class="number">Images</th>
             <th scope="col" class="number">Cost</th>
@@ -27,6 +28,9 @@ export function ModelUsageTable({ models }: { models: components['schemas']['Usa
               <td class="number">{formatInteger(bucket.requests)}</td>
               <td class="number">{formatInteger(bucket.input_tokens)}</td>
               <td class="number">{formatInteger(bucket.cached_input_tokens)}</td>
+              <td class="number">
+                {formatInteger(bucket.cache_write_input_tokens)} ({formatInteger(bucket.cache_write_1h_input_tokens)})
+              </td>
               <td class="number">{formatInteger(bucket.output_tokens)}</td>
               <td class="number">{formatInteger(bucket.image_count)}</td>
               <td class="number">{formatUsd(bucket.cost_usd)}</td>

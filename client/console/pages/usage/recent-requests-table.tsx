@@ -50,7 +50,10 @@ export function RecentRequestsTable({ records, accountNames }: RecentRequestsTab
               <td class="number nowrap">
                 <Tokens record={record} />
               </td>
-              <td class="number">{formatUsd(record.cost_usd)}</td>
+              <td class="number nowrap">
+                {formatUsd(record.cost_usd)}
+                <PriceFacts record={record} />
+              </td>
               <td class="number nowrap">{formatLatency(record.latency_ms)}</td>
             </tr>
           ))}
@@ -66,6 +69,24 @@ function Tokens({ record }: { record: UsageRecord }) {
     <>
       {record.estimated ? <abbr title="Estimated by the gateway">≈ {tokens}</abbr> : tokens}
       {record.image_count > 0 && <span class="sub"> · {formatInteger(record.image_count)} img</span>}
+      {record.cache_write_input_tokens > 0 && (
+        <span class="sub" title="Prompt tokens written to the provider's cache (of them, to the 1-hour cache)">
+          {' '}
+          · {formatInteger(record.cache_write_input_tokens)} cache write
+          {record.cache_write_1h_input_tokens > 0 && ` (${formatInteger(record.cache_write_1h_input_tokens)} 1 h)`}
+        </span>
+      )}
     </>
   );
+}
+
+/** What the price depended on beyond the token counts: the service tier billed, batch, a long-context tier. */
+function PriceFacts({ record }: { record: UsageRecord }) {
+  const facts = [
+    record.service_tier !== null && !record.batch && `${record.service_tier} tier`,
+    record.batch && 'batch',
+    record.price_tier_above_tokens > 0 && `over ${formatInteger(record.price_tier_above_tokens)} tokens`,
+  ].filter((fact): fact is string => typeof fact === 'string');
+  if (facts.length === 0) return null;
+  return <span class="sub"> · {facts.join(' · ')}</span>;
 }
