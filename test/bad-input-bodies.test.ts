@@ -24,7 +24,7 @@ before(async () => {
   console.log(`bad-input bodies: seed ${seed} (BAD_INPUT_SEED=${seed} replays this run)`);
   harness = await BadInputHarness.start();
 });
-after(() => harness.close());
+after(() => harness?.close());
 
 const jsonOperations = operations.filter((operation) => operation.json);
 

@@ -30,7 +30,7 @@ before(async () => {
   harness = await BadInputHarness.start();
   [png, jpeg] = await Promise.all([makeImage('png', 32, 24), makeImage('jpeg', 32, 24)]);
 });
-after(() => harness.close());
+after(() => harness?.close());
 
 /** Contents for a file part: images, and things that only claim to be. */
 const fileContents = fc.constantFrom<[string, () => Buffer]>(

@@ -23,7 +23,7 @@ before(async () => {
   console.log(`bad-input parameters: seed ${seed} (BAD_INPUT_SEED=${seed} replays this run)`);
   harness = await BadInputHarness.start();
 });
-after(() => harness.close());
+after(() => harness?.close());
 
 /** What one case changes about an otherwise valid request. */
 type Change =

@@ -23,7 +23,7 @@ before(async () => {
   console.log(`bad-input transport: seed ${seed} (BAD_INPUT_SEED=${seed} replays this run)`);
   harness = await BadInputHarness.start();
 });
-after(() => harness.close());
+after(() => harness?.close());
 
 // Image generation is left out: a valid one draws a picture, and these cases are mostly valid bodies.
 const jsonOperations = operations.filter((operation) => operation.json && operation.operationId !== 'createImage');

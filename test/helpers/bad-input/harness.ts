@@ -76,7 +76,18 @@ export class BadInputHarness {
 
   static async start(): Promise<BadInputHarness> {
     const worker = new Worker(new URL('./gateway-worker-entry.mjs', import.meta.url));
-    const [{ ready: gateway }] = (await once(worker, 'message', { signal: AbortSignal.timeout(30_000) })) as [{ ready: GatewayReady }];
+    try {
+      return await BadInputHarness.prepare(worker);
+    } catch (error) {
+      // Without this, a gateway that started late (a loaded machine) keeps listening in its thread and the
+      // test file never exits: the whole suite then hangs instead of failing here.
+      await worker.terminate();
+      throw error;
+    }
+  }
+
+  private static async prepare(worker: Worker): Promise<BadInputHarness> {
+    const [{ ready: gateway }] = (await once(worker, 'message', { signal: AbortSignal.timeout(90_000) })) as [{ ready: GatewayReady }];
     const json = async (method: string, path: string, key: string, body?: unknown) => {
       const answer = await send(gateway.origin, {
         method,
