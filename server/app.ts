@@ -72,10 +72,6 @@ export interface AppDependencies {
 export async function createApp({ config, settings, db, logger }: AppDependencies): Promise<GatewayApp> {
   const registry = new ModelRegistry(config);
   const { metrics, serveMetrics, listen: listenForMetrics } = setUpMetrics(config.metrics, registry, logger);
-  // Every routed call's attempts and answer are watched by these, in this order (core/call-observer.ts);
-  // tracing's do nothing outside a traced request.
-  const observer = combineObservers([...(metrics ? [metrics.observeCalls] : []), logFailedAttempts(logger), traceCalls]);
-  const router = new Router(registry, { settings: config.routing, observer });
   const keys = new KeyStore(db);
   const accounts = new AccountStore(db);
   const authenticator = new KeyAuthenticator(keys, accounts);
@@ -104,6 +100,10 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     drainBound: { seconds: config.ledger.abandoned_streams.drain_seconds, bytes: config.ledger.abandoned_streams.drain_bytes },
     keepInFlight: (res, until) => inFlight.keepUntil(res, until),
   });
+  // Every routed call's attempts and answer are watched by these, in this order (core/call-observer.ts);
+  // tracing's do nothing outside a traced request, metering's nothing outside a metered one.
+  const observer = combineObservers([...(metrics ? [metrics.observeCalls] : []), logFailedAttempts(logger), traceCalls, metering.observer]);
+  const router = new Router(registry, { settings: config.routing, observer });
   const reloadConfig = createConfigReloader({ path: settings.configPath, config, registry, inFlight, logger });
   const validateResponses = settings.nodeEnv === 'test' || settings.nodeEnv === 'development';
 

@@ -1,10 +1,13 @@
 import assert from 'node:assert/strict';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { describe, test } from 'node:test';
 import { AccessPolicy } from '../access/access-policy.js';
 import { configSchema } from '../config/config-schema.js';
 import { combineObservers, type CallObserver } from './call-observer.js';
 import { GatewayError } from './gateway-error.js';
 import { ModelRegistry } from './model-registry.js';
+import { attachRequestContext } from './request-context.js';
 import { Router } from './router.js';
 
 /** A real router over one model with a fallback, watched by two observers that write what they see into `seen`. */
@@ -73,10 +76,16 @@ describe('combineObservers', () => {
     ]);
   });
 
-  test('passes an answer through each observer in turn', () => {
-    const tag = (name: string): CallObserver => ({ onAnswer: (answer) => ({ ...answer, droppedParams: [...answer.droppedParams, name] }) });
+  test("passes an answer through each observer in turn, with the request's context", () => {
+    const context = attachRequestContext(new IncomingMessage(new Socket()));
+    const tag = (name: string): CallObserver => ({
+      onAnswer: (answer, seen) => {
+        assert.equal(seen, context);
+        return { ...answer, droppedParams: [...answer.droppedParams, name] };
+      },
+    });
     const target = {} as never;
-    const answer = combineObservers([tag('a'), {}, tag('b')]).onAnswer!({ target, droppedParams: [], kind: 'json', body: () => ({}), usage: undefined });
+    const answer = combineObservers([tag('a'), {}, tag('b')]).onAnswer!({ target, droppedParams: [], kind: 'json', body: () => ({}), usage: undefined }, context);
     assert.deepEqual(answer.droppedParams, ['a', 'b']);
   });
 });

@@ -1,4 +1,5 @@
 import type { FailureVerdict } from './classify-failure.js';
+import type { RequestContext } from './request-context.js';
 import type { RouteTarget } from './router.js';
 import type { StartedAnswer } from './route-call.js';
 
@@ -22,16 +23,18 @@ export interface AttemptWatch {
 
 /**
  * What watches the routed calls (core/route-call.ts) of every operation: each upstream attempt, and the
- * answer that won. Metrics, tracing and the log implement it and are handed to the router when the app is
- * built, so that core calls them without knowing them (and never imports them).
+ * answer that won. Metrics, tracing, the log and metering (the ledger and the limits) implement it and are
+ * handed to the router when the app is built, so that core calls them without knowing them (and never
+ * imports them).
  */
 export interface CallObserver {
   onAttempt?(start: AttemptStart): AttemptWatch | undefined;
   /**
    * The answer the client is about to get, in its protocol: an observer that reads it returns it wrapped
-   * (its body read when written, its frames as they go out); one that does not returns it as it is.
+   * (its body read when written, its frames as they go out, told when the stream is over); one that does
+   * not returns it as it is. `context` is the request's, where an observer keeps what it learns of it.
    */
-  onAnswer?(answer: StartedAnswer): StartedAnswer;
+  onAnswer?(answer: StartedAnswer, context: RequestContext): StartedAnswer;
 }
 
 /**
@@ -49,6 +52,6 @@ export function combineObservers(observers: readonly CallObserver[]): CallObserv
         },
       };
     },
-    onAnswer: (answer) => observers.reduce((observed, observer) => observer.onAnswer?.(observed) ?? observed, answer),
+    onAnswer: (answer, context) => observers.reduce((observed, observer) => observer.onAnswer?.(observed, context) ?? observed, answer),
   };
 }

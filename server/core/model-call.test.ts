@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startFakeUpstream, type FakeUpstream } from '../../test/helpers/fake-upstream.js';
 import { AccessPolicy } from '../access/access-policy.js';
@@ -6,6 +8,7 @@ import { configSchema } from '../config/config-schema.js';
 import { messagesCall } from '../protocols/anthropic-messages/messages-call.js';
 import type { MessagesCreateRequest } from '../protocols/anthropic-messages/wire-types.js';
 import { DeploymentHealth } from './deployment-health.js';
+import { attachRequestContext } from './request-context.js';
 import { callModel } from './model-call.js';
 import type { StartedAnswer } from './route-call.js';
 import { ModelRegistry } from './model-registry.js';
@@ -46,7 +49,13 @@ const body: MessagesCreateRequest = {
 };
 
 const call = (request: MessagesCreateRequest, anthropicBeta?: string): Promise<StartedAnswer> =>
-  callModel(deps, messagesCall(request, { outputTokenCeiling: undefined, ...(anthropicBeta && { anthropicBeta }) }), AccessPolicy.unrestricted, new AbortController().signal);
+  callModel(
+    deps,
+    messagesCall(request, { outputTokenCeiling: undefined, ...(anthropicBeta && { anthropicBeta }) }),
+    attachRequestContext(new IncomingMessage(new Socket())),
+    AccessPolicy.unrestricted,
+    new AbortController().signal,
+  );
 
 describe('callModel', () => {
   it("forwards to an upstream of the client's protocol with the client's headers, server tools and all", async () => {

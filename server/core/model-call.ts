@@ -1,3 +1,4 @@
+import type { RequestContext } from './request-context.js';
 import type { AccessPolicy, RequestParamNames } from '../access/access-policy.js';
 import type { BroughtItem } from '../access/wire-scan/wire-scan.js';
 import type { ModelCallProtocol } from './client-protocol.js';
@@ -81,10 +82,10 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
  * rendered in the client's protocol.
  *
  * @example
- * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), access, signal);
+ * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), context, access, signal);
  */
-export function callModel(deps: ModelCallDependencies, call: ModelCall, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
-  return routeCall(deps, modelCallOperation(call), access, signal);
+export function callModel(deps: ModelCallDependencies, call: ModelCall, context: RequestContext, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
+  return routeCall(deps, modelCallOperation(call), context, access, signal);
 }
 
 function modelCallOperation(call: ModelCall): RoutedOperation<Attempt> {

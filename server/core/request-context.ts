@@ -17,7 +17,8 @@ export interface ServedRoute {
 /**
  * What the gateway knows about one request, written by the step that learns it and read by the ones after:
  * the front door (the operation and its family), authentication (the caller), the handler (the route that
- * served it, its usage and images) and, when the response is over, metering and the request log. One typed
+ * served it, its usage), the observers of the routed call (metering's state: usage/metering/) and, when the
+ * response is over, metering and the request log. One typed
  * object instead of `res.locals`, so a reader names what it needs and the compiler checks it.
  */
 export interface RequestContext {
@@ -39,19 +40,11 @@ export interface RequestContext {
   route?: ServedRoute;
   /** The usage the upstream reported (or the gateway counted); undefined when none was reported. */
   usage?: Usage;
-  /** Images an image request produced. */
-  imageCount?: number;
   /**
    * A streamed answer while it is sent, live: the usage reported so far, and the generated characters sent
-   * (or, once the client left, read for nobody) since. Metering reads it for a client that left a stream
-   * that did not end: the least it is charged (metering/abandoned-usage.ts).
+   * (or, once the client left, read for nobody) since; the request's span reads it.
    */
   streamed?: StreamedSoFar;
-  /**
-   * Whether the upstream's answer came whole: a JSON answer, or a stream read to its end, whether or not
-   * the client was still there. A client that left an answer that did not is charged its worst case.
-   */
-  answerComplete?: boolean;
   /** The request's upstream work, which goes on for a while after its client left (request-work.ts). */
   work: RequestWork;
 }

@@ -1,7 +1,7 @@
 import type { AccessPolicy } from '../access/access-policy.js';
 import type { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
-import type { StreamedSoFar } from './request-context.js';
+import type { RequestContext, StreamedSoFar } from './request-context.js';
 import type { RouteTarget, Router } from './router.js';
 import type { StreamFrame } from './stream-frame.js';
 import type { Usage } from './internal-representation.js';
@@ -50,11 +50,26 @@ export type StartedAnswer = {
       kind: 'stream';
       /**
        * What a generated stream has reported and sent so far (tally-stream.ts): such a stream is read on
-       * for its usage once its client left. Without it (images: their frames meter themselves) it is not.
+       * for its usage once its client left. Without it (images) it is not.
        */
       streamed?: StreamedSoFar;
+      /** What an image stream has made so far (core/tally-image-stream.ts): its final images and the usage of the last. */
+      images?: ImagesSoFar;
+      /**
+       * Told once, when the stream is over (before the response ends): `whole` when its frames ran out,
+       * rather than failing or being left. Observers wrap it (the ledger learns whether the answer came whole).
+       */
+      finished?(whole: boolean): void;
     })
 );
+
+/** What an image stream has made so far. */
+export interface ImagesSoFar {
+  /** The final images sent (or made for a client that left). */
+  count(): number;
+  /** The usage of the whole request, as the latest final image reported it. */
+  usage(): Usage | undefined;
+}
 
 export interface RoutedCallDependencies {
   registry: ModelRegistry;
@@ -64,15 +79,22 @@ export interface RoutedCallDependencies {
 /**
  * The one routed call of every operation that reaches an upstream: admit the request (resolve the model,
  * check access), route it over the model's deployments and fallbacks, attempt each until one answer has
- * begun, render it in the client's protocol, and let the router's observers (metrics, tracing) watch the
- * attempts and the answer. http/emit-answer.ts then writes it.
+ * begun, render it in the client's protocol, and let the router's observers (metrics, tracing, the log,
+ * metering) watch the attempts and the answer; they keep what they learn in the request's `context`.
+ * http/emit-answer.ts then writes it.
  *
  * @example
- * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, render), access, signal));
+ * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, render), context, access, signal));
  */
-export async function routeCall<Begun>(deps: RoutedCallDependencies, operation: RoutedOperation<Begun>, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
+export async function routeCall<Begun>(
+  deps: RoutedCallDependencies,
+  operation: RoutedOperation<Begun>,
+  context: RequestContext,
+  access: AccessPolicy,
+  signal: AbortSignal,
+): Promise<StartedAnswer> {
   const model = await operation.admit(deps.registry, access);
   const { target, begun } = await deps.router.run(model, async (target) => ({ target, begun: await operation.attempt(target, signal) }), signal, access);
   const answer = await operation.answer(begun, target);
-  return deps.router.observer.onAnswer?.(answer) ?? answer;
+  return deps.router.observer.onAnswer?.(answer, context) ?? answer;
 }

@@ -10,8 +10,10 @@ import { sendStream } from './send-stream.js';
 /**
  * Sends the begun answer of a routed call (core/route-call.ts), whatever its operation: the route headers,
  * then the whole JSON body or the stream in the client protocol's form (see send-stream.ts for the loop,
- * its backpressure and in-band errors). The context gets the route, the usage and the images, for metering
- * and the request log, and while a generated stream runs what it has delivered so far. A generated stream
+ * its backpressure and in-band errors). The context gets the route and the usage, for the request log and
+ * its span, and while a generated stream runs what it has delivered so far; metering learns the answer as
+ * an observer of the routed call (usage/metering/meter-answers.ts), and the end of a stream from
+ * `finished`. A generated stream
  * whose client left is read on, its frames dropped, within the request's drain bound
  * (core/request-work.ts), so that its usage arrives.
  */
@@ -19,22 +21,20 @@ export async function emitAnswer(res: Response, context: RequestContext, answer:
   describeRoute(res, context, answer.target, answer.droppedParams);
   if (answer.kind === 'json') {
     context.usage = answer.usage;
-    if (answer.imageCount !== undefined) context.imageCount = answer.imageCount;
-    context.answerComplete = true;
     res.json(await answer.body());
     return;
   }
-  const { streamed } = answer;
+  const { streamed, images } = answer;
   if (streamed) context.streamed = streamed;
   await sendStream(observeStream(res, openStreamSink(res, form)), answer.frames, {
     frameOf: (frame) => frame,
     ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
     ...(streamed && {
       readOnWithoutClient: (data: unknown) => context.work.readOnFor(Buffer.byteLength(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''))),
-      finish: (whole: boolean) => {
-        context.usage = streamed.usage();
-        context.answerComplete = whole;
-      },
     }),
+    finish: (whole: boolean) => {
+      context.usage = streamed?.usage() ?? images?.usage();
+      answer.finished?.(whole);
+    },
   });
 }

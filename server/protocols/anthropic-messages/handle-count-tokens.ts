@@ -22,6 +22,6 @@ export function createCountTokensHandler(deps: ModelCallDependencies): Operation
     // A count body is a Messages body without `max_tokens`, which nothing on this path reads.
     const call = messagesCall(req.body as MessagesCreateRequest, { outputTokenCeiling: access.outputTokenCeiling() });
     const operation = countTokensOperation(call, req.body as Record<string, unknown>, (count): SuccessBody<'countMessageTokens'> => ({ input_tokens: count.inputTokens }));
-    await emitAnswer(res, context, await routeCall(deps, operation, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await routeCall(deps, operation, context, access, requestAbortSignal(res)));
   };
 }

@@ -13,6 +13,6 @@ export function createMessageHandler(deps: ModelCallDependencies): OperationHand
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = messagesCall(req.body, { outputTokenCeiling: access.outputTokenCeiling(), anthropicBeta: req.get('anthropic-beta') });
-    await emitAnswer(res, context, await callModel(deps, call, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
   };
 }

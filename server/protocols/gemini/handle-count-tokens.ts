@@ -26,6 +26,6 @@ export function createGeminiCountTokensHandler(
     const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
     const call = { ...geminiCall(req.params.model, source, { stream: false, outputTokenCeiling: access.outputTokenCeiling() }), clientBody: req.body };
     const operation = countTokensOperation(call, source as Record<string, unknown>, (count): SuccessBody<'countTokens'> => ({ totalTokens: count.inputTokens }));
-    await emitAnswer(res, context, await routeCall(deps, operation, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await routeCall(deps, operation, context, access, requestAbortSignal(res)));
   };
 }

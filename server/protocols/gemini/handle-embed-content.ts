@@ -18,7 +18,7 @@ export function createEmbedContentHandler(deps: ModelCallDependencies): Handler<
     const operation = embeddingsOperation(convertEmbedRequests([req.body], req.params.model, false), (result): SuccessBody<'embedContent'> => ({
       embedding: { values: result.vectors[0]! },
     }));
-    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
   };
 }
 
@@ -28,6 +28,6 @@ export function createBatchEmbedContentsHandler(deps: ModelCallDependencies): Ha
     const operation = embeddingsOperation(convertEmbedRequests(req.body.requests, req.params.model, true), (result): SuccessBody<'batchEmbedContents'> => ({
       embeddings: result.vectors.map((values) => ({ values })),
     }));
-    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
   };
 }

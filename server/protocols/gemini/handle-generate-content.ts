@@ -18,7 +18,7 @@ export function createGenerateContentHandler(deps: ModelCallDependencies): Handl
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: false, outputTokenCeiling: access.outputTokenCeiling() });
-    await emitAnswer(res, context, await callModel(deps, call, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
   };
 }
 
@@ -31,7 +31,7 @@ export function createStreamGenerateContentHandler(deps: ModelCallDependencies):
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: true, outputTokenCeiling: access.outputTokenCeiling() });
-    const answer = await callModel(deps, call, access, requestAbortSignal(res));
+    const answer = await callModel(deps, call, context, access, requestAbortSignal(res));
     await emitAnswer(res, context, answer, req.query.alt === 'sse' ? 'sse-one-line' : 'json-array');
   };
 }

@@ -10,6 +10,6 @@ export function createChatCompletionHandler(deps: ModelCallDependencies): Operat
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = chatCall(req.body, access.outputTokenCeiling());
-    await emitAnswer(res, context, await callModel(deps, call, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
   };
 }

@@ -12,6 +12,6 @@ import { renderEmbeddings } from './render-embeddings.js';
 export function createEmbeddingHandler(deps: ModelCallDependencies): OperationHandler<'createEmbedding'> {
   return async (req, res, context) => {
     const operation = embeddingsOperation(convertEmbeddingRequest(req.body), (result) => renderEmbeddings(result, req.body.model, req.body.encoding_format ?? 'float'));
-    await emitAnswer(res, context, await routeCall(deps, operation, principalOf(context).access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
   };
 }

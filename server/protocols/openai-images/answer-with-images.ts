@@ -45,6 +45,7 @@ export async function answerWithImages(
         imageCount: result.images.length,
       }),
     },
+    context,
     principalOf(context).access,
     requestAbortSignal(res),
   );

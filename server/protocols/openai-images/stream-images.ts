@@ -7,6 +7,7 @@ import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
 import type { StreamFrame } from '../../core/stream-frame.js';
+import { tallyImageStream } from '../../core/tally-image-stream.js';
 import { emitAnswer } from '../../http/emit-answer.js';
 import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
@@ -22,7 +23,7 @@ export type ImageStreamJob = { kind: 'image_generation'; request: ImageGeneratio
  * `stream: true` on either image endpoint, as a routed call (core/route-call.ts) of a model admitted
  * already (admit-image-request.ts): the call runs over the model's deployments like any other (retries and
  * fallbacks until its first event is in hand), then every event goes to the client as it comes, never
- * collected, metered as it goes. A provider that cannot stream sends each image as one completed event. A
+ * collected; the answer tallies its final images as they are made (core/tally-image-stream.ts), for the ledger. A provider that cannot stream sends each image as one completed event. A
  * failure after the 200 is an in-band `error` event, as OpenAI sends one.
  */
 export async function streamImages(res: Response, context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
@@ -31,26 +32,28 @@ export async function streamImages(res: Response, context: RequestContext, servi
     {
       admit: () => job.model,
       attempt: async (target, signal) => prefetchFirstEvent(startImageStream(imageProviderOf(target), job, { upstreamModel: target.deployment.upstreamModel, signal })),
-      answer: (events, target) => ({
-        target,
-        droppedParams: [],
-        kind: 'stream',
-        frames: framesOf(events, job.kind, context),
-        errorFrames: (error) => [{ data: imageStreamErrorEvent(error), event: 'error' }],
-      }),
+      answer: (events, target) => {
+        const tallied = tallyImageStream(events);
+        return {
+          target,
+          droppedParams: [],
+          kind: 'stream',
+          frames: framesOf(tallied.events, job.kind),
+          errorFrames: (error) => [{ data: imageStreamErrorEvent(error), event: 'error' }],
+          images: tallied.images,
+        };
+      },
     },
+    context,
     principalOf(context).access,
     requestAbortSignal(res),
   );
   await emitAnswer(res, context, answer);
 }
 
-/** The events as the client's frames, each final image metered as it goes out. */
-async function* framesOf(events: AsyncIterable<ImageStreamEvent>, kind: ImageStreamJob['kind'], context: RequestContext): AsyncGenerator<StreamFrame> {
-  for await (const event of events) {
-    meterImage(context, event);
-    yield renderImageStreamEvent(event, kind);
-  }
+/** The events as the client's frames. */
+async function* framesOf(events: AsyncIterable<ImageStreamEvent>, kind: ImageStreamJob['kind']): AsyncGenerator<StreamFrame> {
+  for await (const event of events) yield renderImageStreamEvent(event, kind);
 }
 
 function startImageStream(images: ImageProvider, job: ImageStreamJob, context: CallContext): AsyncIterable<ImageStreamEvent> {
@@ -62,17 +65,4 @@ function startImageStream(images: ImageProvider, job: ImageStreamJob, context: C
 
 async function* whole(make: () => Promise<ImageResult>): AsyncGenerator<ImageStreamEvent> {
   yield* imageResultEvents(await make());
-}
-
-/**
- * The ledger counts each final image as it is made, so a stream the client leaves early is still billed
- * for what the upstream produced; usage is the whole request's on every final image, the last one counts.
- */
-function meterImage(context: RequestContext, event: ImageStreamEvent): void {
-  const completed = event.type === 'completed' || (event.type === 'forwarded' && event.completed);
-  if (!completed) return;
-  context.imageCount = (context.imageCount ?? 0) + 1;
-  if (event.usage) {
-    context.usage = { inputTokens: event.usage.inputTokens, cachedInputTokens: 0, outputTokens: event.usage.outputTokens, reasoningTokens: 0 };
-  }
 }

@@ -18,6 +18,6 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = responsesCall(req.body, { owner: ownerOf(context), outputTokenCeiling: access.outputTokenCeiling(), keeping: deps });
-    await emitAnswer(res, context, await callModel(deps, call, access, requestAbortSignal(res)));
+    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
   };
 }

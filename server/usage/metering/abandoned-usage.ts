@@ -1,6 +1,7 @@
 import type { StreamedSoFar, RequestContext } from '../../core/request-context.js';
 import type { Usage } from '../../core/internal-representation.js';
 import { estimatePromptTokens, estimateTokensOfCharacters } from './estimate-prompt-tokens.js';
+import type { MeteredAnswer } from './metered-request.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
 import { namedOutputCap } from './plan-reservation.js';
 
@@ -17,11 +18,20 @@ import { namedOutputCap } from './plan-reservation.js';
  * - no answer began and nothing was cut (a refusal, an upstream that failed before answering): as for a
  *   client that stayed.
  *
+ * @param answer the answer the routed call began (metered-request.ts), undefined when none did
  * @param defaultOutputTokens the worst case's output when the request has no cap
  */
-export function abandonedUsage(body: unknown, endpoint: MeteredEndpoint, context: RequestContext, reported: Usage | undefined, defaultOutputTokens: number): Usage | undefined {
-  const sent = context.streamed && deliveredUsage(body, reported, context.streamed);
-  const cut = !context.answerComplete && (context.streamed !== undefined || context.work.stopped);
+export function abandonedUsage(
+  body: unknown,
+  endpoint: MeteredEndpoint,
+  context: RequestContext,
+  answer: MeteredAnswer | undefined,
+  reported: Usage | undefined,
+  defaultOutputTokens: number,
+): Usage | undefined {
+  const streamed = answer?.streamed;
+  const sent = streamed && deliveredUsage(body, reported, streamed);
+  const cut = !answer?.complete && (streamed !== undefined || context.work.stopped);
   // Images are charged per image, embeddings generate nothing: neither has an output cap to charge.
   if (!cut || !endpoint.generatesOutput || endpoint.protocol === 'openai-images') return sent;
   const known = sent ?? reported;

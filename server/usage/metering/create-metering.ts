@@ -3,6 +3,7 @@ import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { Principal } from '../../access/principal.js';
 import { principalOf } from '../../access/principal-of.js';
+import type { CallObserver } from '../../core/call-observer.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { defaultModelImages } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
@@ -18,7 +19,9 @@ import type { SyncLedger } from '../sync-ledger.js';
 import { commitUsageBeforeEnd, type RecordUsage } from './commit-usage-before-end.js';
 import { meteredEndpoint } from './metered-endpoint.js';
 import { planReservation, withGrantedOutputCap } from './plan-reservation.js';
-import { outcomeOf, type Outcome } from './request-outcome.js';
+import { meterAnswers } from './meter-answers.js';
+import type { MeteredRequest, Outcome } from './metered-request.js';
+import { outcomeOf } from './request-outcome.js';
 import { usageRowOf } from './usage-row-of.js';
 
 export interface MeteringDependencies {
@@ -48,20 +51,13 @@ export interface Metering {
   recordUsage: RequestHandler;
   /** Runs once the body is read (its estimate is needed): reserves the limits, or refuses with 429; writes a granted cap into the body. */
   middleware: RequestHandler;
+  /** Told the answer of every routed call (meter-answers.ts): the router is given it with the other observers. */
+  observer: CallObserver;
   /**
    * Stops the drains of clients that left still running (they are charged their worst case), and
    * resolves once every finished request's row is recorded and its limits are settled.
    */
   idle(): Promise<void>;
-}
-
-/** What the two steps share about one request. */
-interface MeteredRequest {
-  reservation?: Reservation;
-  /** Set when the response is over. */
-  outcome?: Outcome;
-  /** Set when its client left before the answer was complete: its row waits for the drain. */
-  abandoned?: boolean;
 }
 
 /**
@@ -88,7 +84,6 @@ export function createMetering(deps: MeteringDependencies): Metering {
       .finally(() => settling.delete(settled));
     settling.add(settled);
   };
-  const metered = new WeakMap<Request, MeteredRequest>();
   /** The drains of clients that left, each until its row is recorded. */
   const draining = new Map<Request, Promise<void>>();
 
@@ -99,7 +94,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
     const principal = principalOf(context);
     const startedAt = Date.now();
     const request: MeteredRequest = {};
-    metered.set(req, request);
+    context.metering = request;
     // Built once, from what the handler left: when the response closes, or, with a sync ledger, as the
     // handler ends it (the client is then about to have the whole answer).
     const recordRow =
@@ -108,7 +103,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
         if (request.outcome || (completed && request.abandoned)) return;
         // The body, when one could be read, names the model; for Gemini the path does.
         const endpoint = meteredEndpoint(context, req.body)!;
-        const outcome = outcomeOf(req, res, context, endpoint, deps.registry, { completed, defaultOutputTokens: deps.defaultOutputTokens });
+        const outcome = outcomeOf(req, res, context, request.answer, endpoint, deps.registry, { completed, defaultOutputTokens: deps.defaultOutputTokens });
         request.outcome = outcome;
         const row = usageRowOf({ context, principal, endpoint, outcome, statusCode: res.statusCode, completed, startedAt });
         deps.metrics?.usageRecorded(context.operation!.operationId, row);
@@ -131,9 +126,9 @@ export function createMetering(deps: MeteringDependencies): Metering {
   };
 
   const middleware: RequestHandler = async (req, _res, next) => {
-    const request = metered.get(req);
-    if (!request) return next();
     const context = contextOf(req);
+    const request = context.metering;
+    if (!request) return next();
     const principal = principalOf(context);
     const scopes = limitScopes(principal);
     if (scopes.length > 0) {
@@ -161,6 +156,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
   return {
     recordUsage,
     middleware,
+    observer: meterAnswers,
     async idle() {
       for (const req of draining.keys()) contextOf(req).work.stop(new GatewayError('overloaded', 'The gateway shut down before the upstream finished.'));
       await Promise.all(draining.values());

@@ -4,26 +4,17 @@ import type { Usage } from '../../core/internal-representation.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { priceUsage, type PricedUsage } from '../cost.js';
 import { abandonedUsage } from './abandoned-usage.js';
+import type { MeteredAnswer, Outcome } from './metered-request.js';
 import { estimatePromptTokens } from './estimate-prompt-tokens.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
 import { requestedServiceTier, stringField } from './plan-reservation.js';
-
-/** What a model request used, once its response is over: what its ledger row says and its limits settle to. */
-export interface Outcome {
-  model: string | null;
-  deployment: string | null;
-  usage: Usage;
-  imageCount: number;
-  costUsd: number;
-  /** How it was priced (usage/cost.ts), kept in its ledger row beside the cost. */
-  priced: Omit<PricedUsage, 'costUsd'>;
-}
 
 const noUsage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
 const unpriced: Outcome['priced'] = { priceTierAboveTokens: 0, serviceTier: null, batch: false };
 
 /**
- * What the handler left in the request context (see describeRoute and the handlers' `usage`).
+ * What the request used, from the route that served it (describeRoute) and the answer the routed call
+ * began (meter-answers.ts), if one did.
  *
  * @param charge.completed whether the client got the whole answer (else it left first: see abandoned-usage.ts)
  * @param charge.defaultOutputTokens `limits.default_output_tokens`, the worst case of a request without an output cap
@@ -32,6 +23,7 @@ export function outcomeOf(
   req: Request,
   res: Response,
   context: RequestContext,
+  answer: MeteredAnswer | undefined,
   endpoint: MeteredEndpoint,
   registry: ModelRegistry,
   { completed, defaultOutputTokens }: { completed: boolean; defaultOutputTokens: number },
@@ -43,12 +35,12 @@ export function outcomeOf(
   const model = route?.model ?? endpoint.requestedModel ?? null;
   const deployment = route?.deployment ?? null;
   if (!endpoint.consumesTokens) return { model, deployment, usage: noUsage, imageCount: 0, costUsd: 0, priced: unpriced };
-  // A stream whose handler has not handed its usage over (one cut short) is read live.
-  const reportedUsage = context.usage ?? context.streamed?.usage();
-  const counted = completed ? undefined : abandonedUsage(req.body, endpoint, context, reportedUsage, defaultOutputTokens);
+  // A stream's usage is read live: a stream cut short has what it reported so far.
+  const reportedUsage = answer?.usage();
+  const counted = completed ? undefined : abandonedUsage(req.body, endpoint, context, answer, reportedUsage, defaultOutputTokens);
   const known = counted ?? reportedUsage;
   const usage = known ?? (served ? { ...noUsage, inputTokens: estimatePromptTokens(req.body), estimated: true } : noUsage);
-  const imageCount = context.imageCount ?? 0;
+  const imageCount = answer?.imageCount() ?? 0;
   const pricing = model === null ? undefined : registry.find(model)?.pricing;
   const { costUsd, ...priced } = priceUsage(usage, pricing, {
     imageCount,

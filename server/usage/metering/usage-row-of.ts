@@ -2,7 +2,7 @@ import type { Principal } from '../../access/principal.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { newUsageRecordId, type UsageRecord } from '../usage-record.js';
 import type { MeteredEndpoint } from './metered-endpoint.js';
-import type { Outcome } from './request-outcome.js';
+import type { Outcome } from './metered-request.js';
 
 /** The status the ledger gives a client that left before its answer was complete (nginx's "client closed request"). */
 export const clientLeftStatus = 499;
