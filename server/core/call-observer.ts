@@ -31,7 +31,7 @@ export interface CallObserver {
    * The answer the client is about to get, in its protocol: an observer that reads it returns it wrapped
    * (its body read when written, its frames as they go out); one that does not returns it as it is.
    */
-  onAnswer?(answer: StartedAnswer): StartedAnswer;
+  onAnswer?<Body>(answer: StartedAnswer<Body>): StartedAnswer<Body>;
 }
 
 /**
