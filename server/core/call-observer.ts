@@ -34,7 +34,7 @@ export interface CallObserver {
    * (its body read when written, its frames as they go out, told when the stream is over); one that does
    * not returns it as it is. `context` is the request's, where an observer keeps what it learns of it.
    */
-  onAnswer?(answer: StartedAnswer, context: RequestContext): StartedAnswer;
+  onAnswer?<Body>(answer: StartedAnswer<Body>, context: RequestContext): StartedAnswer<Body>;
 }
 
 /**

@@ -18,7 +18,8 @@ import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './internal
  * upstream may take it, and how to answer in the protocol's own shapes. Each client-protocol folder
  * builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
  */
-export interface ModelCall {
+/** A model call whose answer is its operation's response schema, `Body` (`SuccessBody<OperationId>`). */
+export interface ModelCall<Body = unknown> {
   /** The client protocol's definition (protocols/<name>/index.ts), as the layers below the protocols see it. */
   protocol: ModelCallProtocol;
   /** The model ID the client named. */
@@ -51,9 +52,9 @@ export interface ModelCall {
    */
   untranslated?(target: RouteTarget): string[];
   /** Renders an upstream answer of the client's own protocol: usually as it came. */
-  forwarded: AnswerRenderer<Record<string, unknown>, ForwardedFrame>;
+  forwarded: AnswerRenderer<Record<string, unknown>, ForwardedFrame, Body>;
   /** Renders a translated answer in the client's protocol. */
-  translated: AnswerRenderer<ModelResponse, StreamEvent>;
+  translated: AnswerRenderer<ModelResponse, StreamEvent, Body>;
 }
 
 /**
@@ -63,9 +64,9 @@ export interface ModelCall {
 export type StreamForm = 'sse' | 'sse-one-line' | 'json-array';
 
 /** How a client protocol writes one kind of answer: whole, or as a stream. */
-export interface AnswerRenderer<Whole, Item> {
+export interface AnswerRenderer<Whole, Item, Body = unknown> {
   /** The JSON body of a whole answer; it may act on it first (store a finished response). */
-  json(answer: Whole, target: RouteTarget): unknown;
+  json(answer: Whole, target: RouteTarget): Body;
   stream(items: AsyncIterable<Item>, target: RouteTarget): RenderedStream;
 }
 
@@ -84,11 +85,17 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
  * @example
  * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), context, access, signal);
  */
-export function callModel(deps: ModelCallDependencies, call: ModelCall, context: RequestContext, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
+export function callModel<Body>(
+  deps: ModelCallDependencies,
+  call: ModelCall<Body>,
+  context: RequestContext,
+  access: AccessPolicy,
+  signal: AbortSignal,
+): Promise<StartedAnswer<Body>> {
   return routeCall(deps, modelCallOperation(call), context, access, signal);
 }
 
-function modelCallOperation(call: ModelCall): RoutedOperation<Attempt> {
+function modelCallOperation<Body>(call: ModelCall<Body>): RoutedOperation<Attempt, Body> {
   return {
     admit: (registry, access) => admitModelCall(registry, call, access),
     attempt: (target, signal) => startAttempt(call, target, signal),
@@ -136,7 +143,7 @@ async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortS
   return { target, droppedParams: [...droppedParamNames(call.droppedFields, call.body, translated.dropped), ...untranslated], translated };
 }
 
-async function render(call: ModelCall, attempt: Attempt): Promise<StartedAnswer> {
+async function render<Body>(call: ModelCall<Body>, attempt: Attempt): Promise<StartedAnswer<Body>> {
   const { target, droppedParams } = attempt;
   if ('forwarded' in attempt) {
     const { forwarded } = attempt;
@@ -152,6 +159,6 @@ async function render(call: ModelCall, attempt: Attempt): Promise<StartedAnswer>
 }
 
 /** A whole answer, rendered (and acted on: a finished response stored) before anything is written. */
-function jsonAnswer({ target, droppedParams }: Attempt, body: unknown, usage: Usage | undefined): StartedAnswer {
+function jsonAnswer<Body>({ target, droppedParams }: Attempt, body: Body, usage: Usage | undefined): StartedAnswer<Body> {
   return { target, droppedParams, kind: 'json', body: () => body, usage };
 }

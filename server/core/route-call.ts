@@ -10,7 +10,7 @@ import type { Usage } from './internal-representation.js';
  * One operation that reaches an upstream (a generation, an image request, embeddings, a token count), as
  * the routed call needs it: everything else (routing, retries, fallbacks, observing) is the same for all.
  */
-export interface RoutedOperation<Begun> {
+export interface RoutedOperation<Begun, Body = unknown> {
   /** Resolves the model and checks the request against the caller's permissions (404, 403, 400): the model to route. */
   admit(registry: ModelRegistry, access: AccessPolicy): RegisteredModel | Promise<RegisteredModel>;
   /**
@@ -19,7 +19,7 @@ export interface RoutedOperation<Begun> {
    */
   attempt(target: RouteTarget, signal: AbortSignal): Promise<Begun>;
   /** The begun answer, in the client's protocol. */
-  answer(begun: Begun, target: RouteTarget): StartedAnswer | Promise<StartedAnswer>;
+  answer(begun: Begun, target: RouteTarget): StartedAnswer<Body> | Promise<StartedAnswer<Body>>;
 }
 
 /** How a client protocol streams one answer. */
@@ -32,8 +32,11 @@ export interface RenderedStream {
   errorFrames?(error: GatewayError): StreamFrame[];
 }
 
-/** An answer that has begun, in the client's protocol, of which the client has seen nothing yet. */
-export type StartedAnswer = {
+/**
+ * An answer that has begun, in the client's protocol, of which the client has seen nothing yet; `Body` is
+ * its operation's response schema (`SuccessBody<OperationId>`), so a renderer of the wrong shape fails the type check.
+ */
+export type StartedAnswer<Body = unknown> = {
   target: RouteTarget;
   /** Request fields left out because the model lacks the capability. */
   droppedParams: string[];
@@ -41,7 +44,7 @@ export type StartedAnswer = {
   | {
       kind: 'json';
       /** The JSON body, made when it is written (an image answer stores its images then). */
-      body(): unknown | Promise<unknown>;
+      body(): Body | Promise<Body>;
       usage: Usage | undefined;
       /** Images the answer holds, for an image operation. */
       imageCount?: number;
@@ -86,13 +89,13 @@ export interface RoutedCallDependencies {
  * @example
  * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, render), context, access, signal));
  */
-export async function routeCall<Begun>(
+export async function routeCall<Begun, Body>(
   deps: RoutedCallDependencies,
-  operation: RoutedOperation<Begun>,
+  operation: RoutedOperation<Begun, Body>,
   context: RequestContext,
   access: AccessPolicy,
   signal: AbortSignal,
-): Promise<StartedAnswer> {
+): Promise<StartedAnswer<Body>> {
   const model = await operation.admit(deps.registry, access);
   const { target, begun } = await deps.router.run(model, async (target) => ({ target, begun: await operation.attempt(target, signal) }), signal, access);
   const answer = await operation.answer(begun, target);

@@ -24,7 +24,7 @@ describe('the client protocol registry', () => {
   });
 
   it("handles every operation of a protocol's family that reaches a model, each in one protocol", () => {
-    const handlers = protocolHandlers(deps);
+    const handlers: Partial<Record<string, unknown>> = protocolHandlers(deps);
     for (const route of operationRoutes.filter((candidate) => candidate.metering)) {
       assert.equal(typeof handlers[route.operationId], 'function', `${route.operationId} has no handler`);
     }

@@ -15,14 +15,20 @@ import type { ClientProtocolDefinition, ModelListRenderer, ProtocolDependencies 
  * request context tells the layers below) derives from this list. registry.test.ts checks that it covers
  * every protocol the spec names.
  */
-export const protocolDefinitions: readonly ClientProtocolDefinition[] = [
+const definitions = [
   openAIChatDefinition,
   openAIResponsesDefinition,
   anthropicMessagesDefinition,
   geminiDefinition,
   openAIImagesDefinition,
   openAIEmbeddingsDefinition,
-];
+] as const;
+export const protocolDefinitions: readonly ClientProtocolDefinition[] = definitions;
+
+/** The operationIds each definition's `operations` returns (each keeps its precise type: `satisfies`). */
+type OperationsOf<D> = D extends { operations(deps: ProtocolDependencies): infer H } ? keyof H : never;
+/** The operations the client protocols handle, so that create-handlers.ts is checked to handle the rest. */
+export type ProtocolOperationId = OperationsOf<(typeof definitions)[number]>;
 
 const definitionsByName = new Map<string, ClientProtocolDefinition>(protocolDefinitions.map((definition) => [definition.name, definition]));
 if (definitionsByName.size !== protocolDefinitions.length) throw new Error('two client protocol definitions share a name');
@@ -44,7 +50,7 @@ export function protocolOfOperation(route: OperationRoute): ClientProtocolDefini
 }
 
 /** Every protocol's operations' handlers, by operationId. */
-export function protocolHandlers(deps: ProtocolDependencies): Partial<OperationHandlers> {
+export function protocolHandlers(deps: ProtocolDependencies): Pick<OperationHandlers, ProtocolOperationId> {
   const handlers: Partial<OperationHandlers> = {};
   for (const definition of protocolDefinitions) {
     for (const [operationId, handler] of Object.entries(definition.operations(deps))) {
@@ -52,7 +58,8 @@ export function protocolHandlers(deps: ProtocolDependencies): Partial<OperationH
       Object.assign(handlers, { [operationId]: handler });
     }
   }
-  return handlers;
+  // The loop copied every definition's operations: ProtocolOperationId is the union of their keys.
+  return handlers as Pick<OperationHandlers, ProtocolOperationId>;
 }
 
 /** The error body of each family: its protocols' own; the admin API answers in OpenAI's shape. */

@@ -8,7 +8,7 @@ import { currentTraceScope, type RequestTrace } from './trace-scope.js';
  * text when content is captured): a whole body once it is made, a stream frame by frame as it goes out.
  * Outside a traced request the answer is returned as it is.
  */
-export function traceAnswer(answer: StartedAnswer): StartedAnswer {
+export function traceAnswer<Body>(answer: StartedAnswer<Body>): StartedAnswer<Body> {
   const request = currentTraceScope()?.request;
   if (!request) return answer;
   if (answer.kind === 'json') {

@@ -9,7 +9,7 @@ import { createCountTokensHandler } from './handle-count-tokens.js';
 import { createMessageHandler } from './handle-create-message.js';
 import { messagesProtocol } from './messages-protocol.js';
 
-export const anthropicMessagesDefinition: ClientProtocolDefinition<'anthropic-messages'> = {
+export const anthropicMessagesDefinition = {
   ...messagesProtocol,
   operations: (deps) => ({
     createMessage: createMessageHandler(deps),
@@ -23,4 +23,4 @@ export const anthropicMessagesDefinition: ClientProtocolDefinition<'anthropic-me
       ),
     one: renderAnthropicModel,
   },
-};
+} satisfies ClientProtocolDefinition<'anthropic-messages'>;

@@ -11,7 +11,7 @@ import { createGenerateContentHandler, createStreamGenerateContentHandler } from
 import { createGetGeminiModelHandler, createListGeminiModelsHandler } from './handle-gemini-models.js';
 import { renderGeminiModel, renderGeminiModelPage } from './render-gemini-model.js';
 
-export const geminiDefinition: ClientProtocolDefinition<'gemini'> = {
+export const geminiDefinition = {
   ...geminiProtocol,
   operations: (deps) => ({
     ...operationsByAction({
@@ -29,4 +29,4 @@ export const geminiDefinition: ClientProtocolDefinition<'gemini'> = {
     list: (models, query) => renderGeminiModelPage(models, { pageSize: Number(query.pageSize ?? 50), pageToken: query.pageToken || undefined }),
     one: renderGeminiModel,
   },
-};
+} satisfies ClientProtocolDefinition<'gemini'>;

@@ -3,6 +3,7 @@ import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
+import type { SuccessBody } from '../../../generated/operations.js';
 import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { renderOpenAIError } from './render-openai-error.js';
 import { chatDroppedFields, chatFeatureParams, chatOutputCap } from './chat-params.js';
@@ -16,7 +17,7 @@ import type { ChatCompletionRequest } from './wire-types.js';
  * upstream that speaks Chat Completions, translated for the others. Failures once a stream has begun go
  * in-band as an error chunk, as OpenAI does, so the SDK throws instead of hanging.
  */
-export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: number | undefined): ModelCall {
+export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: number | undefined): ModelCall<SuccessBody<'createChatCompletion'>> {
   const body = withOutputCap(clientBody, chatOutputCap, outputTokenCeiling);
   let request: ModelRequest | undefined;
   const errorFrames = (error: GatewayError) => [{ data: renderOpenAIError(error) }];
@@ -30,7 +31,8 @@ export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: 
     droppedFields: chatDroppedFields,
     request: () => (request ??= { ...convertChatRequest(body), outputTokenCeiling }),
     forwarded: {
-      json: (answer) => answer,
+      // An upstream of this protocol answers in the contract's shape; it goes on as it came.
+      json: (answer) => answer as SuccessBody<'createChatCompletion'>,
       stream: (frames) => ({ frames: framesOf(frames, ({ data }) => ({ data })), errorFrames }),
     },
     translated: {

@@ -7,11 +7,11 @@ import type { ClientProtocolDefinition } from '../protocol-definition.js';
 import { chatProtocol } from './chat-protocol.js';
 import { createChatCompletionHandler } from './handle-chat-completion.js';
 
-export const openAIChatDefinition: ClientProtocolDefinition<'openai-chat'> = {
+export const openAIChatDefinition = {
   ...chatProtocol,
   operations: (deps) => ({ createChatCompletion: createChatCompletionHandler(deps) }),
   modelList: {
     list: (models) => ({ object: 'list', data: models.map(renderModel) }),
     one: renderModel,
   },
-};
+} satisfies ClientProtocolDefinition<'openai-chat'>;

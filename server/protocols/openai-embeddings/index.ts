@@ -3,7 +3,7 @@ import type { ClientProtocolDefinition } from '../protocol-definition.js';
 import { embeddingsProtocol } from './embeddings-protocol.js';
 import { createEmbeddingHandler } from './handle-create-embedding.js';
 
-export const openAIEmbeddingsDefinition: ClientProtocolDefinition<'openai-embeddings'> = {
+export const openAIEmbeddingsDefinition = {
   ...embeddingsProtocol,
   operations: (deps) => ({ createEmbedding: createEmbeddingHandler(deps) }),
-};
+} satisfies ClientProtocolDefinition<'openai-embeddings'>;

@@ -8,11 +8,11 @@ import { createImageHandler } from './handle-create-image.js';
 import { createGetImageFileHandler } from './handle-get-image-file.js';
 import { imagesProtocol } from './images-protocol.js';
 
-export const openAIImagesDefinition: ClientProtocolDefinition<'openai-images'> = {
+export const openAIImagesDefinition = {
   ...imagesProtocol,
   operations: (deps) => ({
     createImage: createImageHandler(deps.images),
     createImageEdit: createImageEditHandler(deps.images),
     getImageFile: createGetImageFileHandler(deps.images.storage),
   }),
-};
+} satisfies ClientProtocolDefinition<'openai-images'>;

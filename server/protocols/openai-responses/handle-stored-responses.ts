@@ -1,4 +1,4 @@
-import type { OperationHandlers } from '../../../generated/operations.js';
+import type { OperationHandlers, SuccessBody } from '../../../generated/operations.js';
 import { principalOf } from '../../access/principal-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { RequestContext } from '../../core/request-context.js';
@@ -24,7 +24,8 @@ export function createStoredResponseHandlers(
     getResponse: async (req, res, context) => {
       const stored = await store.get(req.params.response_id, ownerOf(context));
       if (!stored) throw responseNotFound(req.params.response_id);
-      res.json(stored.response as never);
+      // The store keeps the answer as the gateway gave it (render-response.ts), a Response object of the contract.
+      res.json(stored.response as SuccessBody<'getResponse'>);
     },
     deleteResponse: async (req, res, context) => {
       const id = req.params.response_id;
@@ -36,7 +37,8 @@ export function createStoredResponseHandlers(
       const stored = await store.get(req.params.response_id, ownerOf(context));
       if (!stored) throw responseNotFound(req.params.response_id);
       const page = paginateItems(stored.inputItems, query);
-      res.json({ ...page, data: page.data.map(listedInputItem) } as never);
+      // Stored items are the request's as validated against the contract, listed in its listing shape (listed-input-item.ts).
+      res.json({ ...page, data: page.data.map(listedInputItem) as SuccessBody<'listResponseInputItems'>['data'] });
     },
   };
 }

@@ -7,10 +7,10 @@ import { createResponseHandler } from './handle-create-response.js';
 import { createStoredResponseHandlers } from './handle-stored-responses.js';
 import { responsesProtocol } from './responses-protocol.js';
 
-export const openAIResponsesDefinition: ClientProtocolDefinition<'openai-responses'> = {
+export const openAIResponsesDefinition = {
   ...responsesProtocol,
   operations: (deps) => ({
     createResponse: createResponseHandler({ registry: deps.registry, router: deps.router, store: deps.responses, retentionSeconds: deps.responseRetentionSeconds }),
     ...createStoredResponseHandlers(deps.responses),
   }),
-};
+} satisfies ClientProtocolDefinition<'openai-responses'>;
