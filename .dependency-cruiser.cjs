@@ -19,7 +19,8 @@
  *
  * At the sides stand the modules the layers use, each with one concern: access (who may do what), limits,
  * usage (the ledger, its reports and usage/metering/), store (the database), observability (metrics, tracing), config (the config
- * file's schema and loading), outbound (fetches made for users), keys, image-files, logging. The side rules:
+ * file's schema and loading), outbound (fetches made for users), keys, image-files, logging, streaming (writing
+ * a streamed HTTP response with backpressure, for the http layer's writers and the usage export alike). The side rules:
  *
  *   - Any layer may import a side module; a side module may import core (its vocabulary, the model registry)
  *     and other sides, but never http/, protocols/ or management/: they are what sits on top, and a side that needed them

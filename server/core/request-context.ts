@@ -1,9 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import type { AnswerEmitter } from './answer-emitter.js';
 import type { ClientProtocol } from './client-protocol.js';
+import { GatewayError } from './gateway-error.js';
 import { RequestWork } from './request-work.js';
 import type { Usage } from './internal-representation.js';
+import type { StreamedSoFar } from './streamed-so-far.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };
@@ -52,14 +55,13 @@ export interface RequestContext {
    * the client was still there. A client that left an answer that did not is charged its worst case.
    */
   answerComplete?: boolean;
-  /** The request's upstream work, which goes on for a while after its client left (request-work.ts). */
+  /**
+   * The request's upstream work, which goes on for a while after its client left (request-work.ts); its
+   * `signal` cancels every upstream call of the request.
+   */
   work: RequestWork;
-}
-
-/** What a streamed answer has reported and sent so far (core/tally-stream.ts). */
-export interface StreamedSoFar {
-  usage(): Usage | undefined;
-  deliveredSinceUsage(): number;
+  /** Sends a routed call's answer: the front door gives every request the http layer's emit step. */
+  emit: AnswerEmitter;
 }
 
 /**
@@ -76,10 +78,13 @@ const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
 /** Gives a request its context; the front door does this first, for every request. */
 export function attachRequestContext(req: IncomingMessage): RequestContext {
-  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork() };
+  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork(), emit: noEmitter };
   contexts.set(req, context);
   return context;
 }
+
+/** The emit step of a request no front door took (a test's bare request): it has nowhere to answer. */
+const noEmitter: AnswerEmitter = () => Promise.reject(new GatewayError('internal', 'This request has no way to send an answer.'));
 
 /**
  * The request's context. Every request the gateway's server takes gets one first thing (front door); a

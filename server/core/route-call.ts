@@ -1,7 +1,7 @@
 import type { AccessPolicy } from '../access/access-policy.js';
 import type { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
-import type { StreamedSoFar } from './request-context.js';
+import type { StreamedSoFar } from './streamed-so-far.js';
 import type { RouteTarget, Router } from './router.js';
 import type { StreamFrame } from './stream-frame.js';
 import type { Usage } from './internal-representation.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { W3CTraceContextPropagator, hrTime } from '@opentelemetry/core';
+import { hrTime } from '@opentelemetry/core';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -12,8 +12,7 @@ import { contextOf, type RequestContext } from '../../core/request-context.js';
 import { inputMessages, outputMessages, systemInstructions } from './answer-content.js';
 import { genAi } from './gen-ai-attributes.js';
 import { runInTraceScope, type RequestTrace } from './trace-scope.js';
-
-export const w3cTraceContext = new W3CTraceContextPropagator();
+import { w3cTraceContext } from './w3c-trace-context.js';
 
 /**
  * The SERVER span of each model call (operations the spec meters). It continues the caller's W3C

@@ -4,8 +4,6 @@ import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';
 import { imageBaseUrl } from './image-base-url.js';
@@ -46,7 +44,7 @@ export async function answerWithImages(
       }),
     },
     principalOf(context).access,
-    requestAbortSignal(res),
+    context.work.signal,
   );
-  await emitAnswer(res, context, answer);
+  await context.emit(answer);
 }

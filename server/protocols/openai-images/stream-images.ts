@@ -7,8 +7,6 @@ import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
 import type { StreamFrame } from '../../core/stream-frame.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import { imageProviderOf } from './image-provider-of.js';
 import { imageStreamErrorEvent } from './image-stream-error-event.js';
@@ -40,9 +38,9 @@ export async function streamImages(res: Response, context: RequestContext, servi
       }),
     },
     principalOf(context).access,
-    requestAbortSignal(res),
+    context.work.signal,
   );
-  await emitAnswer(res, context, answer);
+  await context.emit(answer);
 }
 
 /** The events as the client's frames, each final image metered as it goes out. */
