@@ -1,6 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import type { RequestMetrics } from '../observability/metrics/request-metrics.js';
+import type { RequestTrace } from '../observability/tracing/trace-scope.js';
 import type { AnswerEmitter } from './answer-emitter.js';
 import type { ClientProtocol } from './client-protocol.js';
 import { GatewayError } from './gateway-error.js';
@@ -60,6 +62,10 @@ export interface RequestContext {
    * `signal` cancels every upstream call of the request.
    */
   work: RequestWork;
+  /** What the metrics step keeps for the request's stream (observability/metrics/observe-requests.ts); none with metrics off. */
+  metrics?: RequestMetrics;
+  /** The request's server span (observability/tracing/request-span.ts); none for untraced requests. */
+  trace?: RequestTrace;
   /** Sends a routed call's answer: the front door gives every request the http layer's emit step. */
   emit: AnswerEmitter;
 }

@@ -1,4 +1,3 @@
-import type { IncomingMessage } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Attributes, type Tracer } from '@opentelemetry/api';
 import { hrTime } from '@opentelemetry/core';
 import {
@@ -21,10 +20,9 @@ import { w3cTraceContext } from './w3c-trace-context.js';
  * operation's path template is recorded, never the URL: Gemini clients may put the key in the query.
  */
 export function createRequestTracing(tracer: Tracer, options: { captureContent: boolean }) {
-  const traces = new WeakMap<IncomingMessage, RequestTrace>();
-
   const traceRequests: RequestHandler = (req, res, next) => {
-    const { operation: route, protocol } = contextOf(req);
+    const context = contextOf(req);
+    const { operation: route, protocol } = context;
     if (!route?.metering || !protocol) return next();
     const parent = w3cTraceContext.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
     // Token counts are no GenAI operation: their protocols name none for them.
@@ -44,15 +42,15 @@ export function createRequestTracing(tracer: Tracer, options: { captureContent: 
       finishReasons: new Set(),
       outputText: [],
     };
-    traces.set(req, requestTrace);
-    res.once('close', () => endRequestSpan(requestTrace, contextOf(req), res));
+    context.trace = requestTrace;
+    res.once('close', () => endRequestSpan(requestTrace, context, res));
     next();
   };
 
   const continueTrace: RequestHandler = (req, _res, next) => {
-    const requestTrace = traces.get(req);
-    if (!requestTrace) return next();
     const context = contextOf(req);
+    const requestTrace = context.trace;
+    if (!requestTrace) return next();
     const model = requestedModel(req.body, context);
     if (model !== undefined) {
       requestTrace.span.setAttribute(genAi.requestModel, model);
