@@ -2,7 +2,9 @@ import type { AccessPolicy } from '../access/access-policy.js';
 import type { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import type { StreamedSoFar } from './streamed-so-far.js';
-import type { RouteTarget, Router } from './router.js';
+import type { AttemptObserver } from './attempt-observer.js';
+import type { Router } from './router.js';
+import type { RouteTarget } from './route-target.js';
 import type { StreamFrame } from './stream-frame.js';
 import type { Usage } from './internal-representation.js';
 
@@ -56,9 +58,24 @@ export type StartedAnswer = {
     })
 );
 
+/**
+ * What watches the answer that won: the routed call passes it through (core/call-observer.ts's
+ * CallObserver adds the attempts). Declared here, beside the answer, so that the router need not know it.
+ */
+export interface AnswerObserver {
+  /**
+   * The answer the client is about to get, in its protocol: an observer that reads it returns it wrapped
+   * (its body read when written, its frames as they go out); one that does not returns it as it is.
+   */
+  onAnswer?(answer: StartedAnswer): StartedAnswer;
+}
+
+/** A router whose observer watches answers too. */
+export type ObservedRouter = Router<AttemptObserver & AnswerObserver>;
+
 export interface RoutedCallDependencies {
   registry: ModelRegistry;
-  router: Router;
+  router: ObservedRouter;
 }
 
 /**
