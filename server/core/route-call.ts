@@ -82,10 +82,10 @@ export interface RoutedCallDependencies {
  * The one routed call of every operation that reaches an upstream: admit the request (resolve the model,
  * check access), route it over the model's deployments and fallbacks, attempt each until one answer has
  * begun, render it in the client's protocol, and let the router's observers (metrics, tracing) watch the
- * attempts and the answer. http/emit-answer.ts then writes it.
+ * attempts and the answer. The request context's emit step (http/emit-answer.ts) then writes it.
  *
  * @example
- * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, render), access, signal));
+ * await context.emit(await routeCall(deps, embeddingsOperation(request, render), access, context.work.signal));
  */
 export async function routeCall<Begun>(deps: RoutedCallDependencies, operation: RoutedOperation<Begun>, access: AccessPolicy, signal: AbortSignal): Promise<StartedAnswer> {
   const model = await operation.admit(deps.registry, access);
