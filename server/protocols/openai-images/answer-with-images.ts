@@ -1,5 +1,5 @@
 import { principalOf } from '../../access/principal-of.js';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import type { RequestContext } from '../../core/request-context.js';
@@ -18,7 +18,6 @@ import { renderImagesResponse } from './render-images-response.js';
  */
 export async function answerWithImages(
   req: Request,
-  res: Response,
   context: RequestContext,
   services: ImageServices,
   job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },

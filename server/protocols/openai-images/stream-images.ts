@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import { principalOf } from '../../access/principal-of.js';
 import { imageResultEvents } from '../../core/image-result-events.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../../core/image-types.js';
@@ -23,7 +22,7 @@ export type ImageStreamJob = { kind: 'image_generation'; request: ImageGeneratio
  * collected, metered as it goes. A provider that cannot stream sends each image as one completed event. A
  * failure after the 200 is an in-band `error` event, as OpenAI sends one.
  */
-export async function streamImages(res: Response, context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
+export async function streamImages(context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
   const answer = await routeCall(
     services,
     {
