@@ -4,7 +4,7 @@
 // hand here from the published prices (catalog/models/*.yaml says where each came from).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { loadPriceCatalog, withCatalog } from '../server/catalog/price-catalog.js';
+import { loadPriceCatalog, withCatalog } from '../server/config/price-catalog/price-catalog.js';
 import { configSchema, type ProviderType } from '../server/config/config-schema.js';
 import { readRecordings } from './agents/recording/client-recording.js';
 import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from './helpers/fake-upstream.js';

@@ -86,7 +86,7 @@ test('the admin handlers refuse any caller but the admin, however they were reac
     { id: 'key_1', name: 'k', prefix: 'sk-gw-x', created_at: 0, revoked_at: null, account_id: 'acct_1', permissions: {}, limits: {}, shares_limits_with: null, parent_key_id: null },
     { id: 'acct_1', name: 'a', created_at: 0, disabled_at: null, permissions: {}, limits: {} },
   );
-  const context = (caller: RequestContext['caller']): RequestContext => ({ requestId: 'r', pathParams: {}, family: 'admin', caller, work: new RequestWork() });
+  const context = (caller: RequestContext['caller']): RequestContext => ({ requestId: 'r', pathParams: {}, family: 'admin', caller, work: new RequestWork(), emit: () => Promise.reject(new Error('the admin handlers answer no routed call')) });
   assert.throws(() => handler.listAccounts(undefined as never, undefined as never, context({ kind: 'key', principal })), { kind: 'authentication' });
   assert.throws(() => handler.listAccounts(undefined as never, undefined as never, context(undefined)), { kind: 'authentication' });
   assert.equal(handler.listAccounts(undefined as never, undefined as never, context({ kind: 'admin' })), 'served');

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { loadPriceCatalog, withCatalog } from '../catalog/price-catalog.js';
+import { loadPriceCatalog, withCatalog } from './price-catalog/price-catalog.js';
 import { configSchema, type GatewayConfig } from './config-schema.js';
 import { defaultConfig } from './default-config.js';
 import { ConfigError, formatPath, interpolateEnv } from './interpolate-env.js';

@@ -1,25 +1,5 @@
-import type { FailureVerdict } from './classify-failure.js';
-import type { RequestContext } from './request-context.js';
-import type { RouteTarget } from './router.js';
-import type { StartedAnswer } from './route-call.js';
-
-/** One upstream attempt as it starts: 1-based `attempt` over the request; `fallback` when it goes to a fallback model. */
-export interface AttemptStart {
-  target: RouteTarget;
-  attempt: number;
-  fallback: boolean;
-}
-
-/** How one attempt is watched, from its start to its end. */
-export interface AttemptWatch {
-  /**
-   * Runs the attempt inside the observer's scope (tracing runs it inside the attempt's span, the parent of
-   * the upstream's); it must resolve or reject as `attempt` does.
-   */
-  run?<T>(attempt: () => Promise<T>): Promise<T>;
-  /** The attempt failed, and the router decided what follows (not told when the client left first). */
-  failed?(failure: { error: unknown; verdict: FailureVerdict }): void;
-}
+import type { AttemptObserver } from './attempt-observer.js';
+import type { AnswerObserver } from './route-call.js';
 
 /**
  * What watches the routed calls (core/route-call.ts) of every operation: each upstream attempt, and the
@@ -27,15 +7,7 @@ export interface AttemptWatch {
  * handed to the router when the app is built, so that core calls them without knowing them (and never
  * imports them).
  */
-export interface CallObserver {
-  onAttempt?(start: AttemptStart): AttemptWatch | undefined;
-  /**
-   * The answer the client is about to get, in its protocol: an observer that reads it returns it wrapped
-   * (its body read when written, its frames as they go out, told when the stream is over); one that does
-   * not returns it as it is. `context` is the request's, where an observer keeps what it learns of it.
-   */
-  onAnswer?<Body>(answer: StartedAnswer<Body>, context: RequestContext): StartedAnswer<Body>;
-}
+export interface CallObserver extends AttemptObserver, AnswerObserver {}
 
 /**
  * One observer that tells each of `observers`, in order: attempts start in order, run inside each one's

@@ -1,4 +1,4 @@
-import type { RouteTarget } from './router.js';
+import type { RouteTarget } from './route-target.js';
 import { countRequestTokens } from './token-counter.js';
 import type { ModelRequest } from './internal-representation.js';
 

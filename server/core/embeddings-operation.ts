@@ -10,7 +10,7 @@ import type { RoutedOperation } from './route-call.js';
  * protocol; the answer's usage is its input tokens. Errors name the client's model field `model`.
  *
  * @example
- * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, renderVectors), context, access, signal));
+ * await context.emit(await routeCall(deps, embeddingsOperation(request, renderVectors), context, access, context.work.signal));
  */
 export function embeddingsOperation(request: EmbeddingRequest, render: (result: EmbeddingResult) => unknown): RoutedOperation<EmbeddingResult> {
   /** The model the client named, once resolved: errors name it even when a fallback is tried. */

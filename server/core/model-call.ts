@@ -8,7 +8,7 @@ import { gateCapabilities } from './gate-capabilities.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
 import { routeCall, type RenderedStream, type RoutedCallDependencies, type RoutedOperation, type StartedAnswer } from './route-call.js';
-import type { RouteTarget } from './router.js';
+import type { RouteTarget } from './route-target.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
 import { tallyStream } from './tally-stream.js';
 import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './internal-representation.js';

@@ -1,9 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import type { RequestTrace } from '../observability/tracing/trace-scope.js';
 import type { ClientProtocol } from './client-protocol.js';
+import { GatewayError } from './gateway-error.js';
 import { RequestWork } from './request-work.js';
 import type { Usage } from './internal-representation.js';
+import type { StreamedSoFar } from './streamed-so-far.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };
@@ -45,14 +48,16 @@ export interface RequestContext {
    * (or, once the client left, read for nobody) since; the request's span reads it.
    */
   streamed?: StreamedSoFar;
-  /** The request's upstream work, which goes on for a while after its client left (request-work.ts). */
+  /**
+   * The request's upstream work, which goes on for a while after its client left (request-work.ts); its
+   * `signal` cancels every upstream call of the request.
+   */
   work: RequestWork;
-}
-
-/** What a streamed answer has reported and sent so far (core/tally-stream.ts). */
-export interface StreamedSoFar {
-  usage(): Usage | undefined;
-  deliveredSinceUsage(): number;
+  /** The request's server span (observability/tracing/request-span.ts); none for untraced requests. */
+  trace?: RequestTrace;
+  // Declared beside their types, which would otherwise make import circles through this file: `emit`
+  // (core/answer-emitter.ts), `metrics` (observability/metrics/request-metrics.ts), `metering`
+  // (usage/metering/metered-request.ts).
 }
 
 /**
@@ -69,10 +74,13 @@ const contexts = new WeakMap<IncomingMessage, RequestContext>();
 
 /** Gives a request its context; the front door does this first, for every request. */
 export function attachRequestContext(req: IncomingMessage): RequestContext {
-  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork() };
+  const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork(), emit: noEmitter };
   contexts.set(req, context);
   return context;
 }
+
+/** The emit step of a request no front door took (a test's bare request): it has nowhere to answer. */
+const noEmitter: RequestContext['emit'] = () => Promise.reject(new GatewayError('internal', 'This request has no way to send an answer.'));
 
 /**
  * The request's context. Every request the gateway's server takes gets one first thing (front door); a

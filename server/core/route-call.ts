@@ -1,8 +1,11 @@
 import type { AccessPolicy } from '../access/access-policy.js';
 import type { GatewayError } from './gateway-error.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
-import type { RequestContext, StreamedSoFar } from './request-context.js';
-import type { RouteTarget, Router } from './router.js';
+import type { RequestContext } from './request-context.js';
+import type { StreamedSoFar } from './streamed-so-far.js';
+import type { AttemptObserver } from './attempt-observer.js';
+import type { Router } from './router.js';
+import type { RouteTarget } from './route-target.js';
 import type { StreamFrame } from './stream-frame.js';
 import type { Usage } from './internal-representation.js';
 
@@ -74,9 +77,25 @@ export interface ImagesSoFar {
   usage(): Usage | undefined;
 }
 
+/**
+ * What watches the answer that won: the routed call passes it through (core/call-observer.ts's
+ * CallObserver adds the attempts). Declared here, beside the answer, so that the router need not know it.
+ */
+export interface AnswerObserver {
+  /**
+   * The answer the client is about to get, in its protocol: an observer that reads it returns it wrapped
+   * (its body read when written, its frames as they go out, told when the stream is over); one that does
+   * not returns it as it is. `context` is the request's, where an observer keeps what it learns of it.
+   */
+  onAnswer?<Body>(answer: StartedAnswer<Body>, context: RequestContext): StartedAnswer<Body>;
+}
+
+/** A router whose observer watches answers too. */
+export type ObservedRouter = Router<AttemptObserver & AnswerObserver>;
+
 export interface RoutedCallDependencies {
   registry: ModelRegistry;
-  router: Router;
+  router: ObservedRouter;
 }
 
 /**
@@ -84,10 +103,10 @@ export interface RoutedCallDependencies {
  * check access), route it over the model's deployments and fallbacks, attempt each until one answer has
  * begun, render it in the client's protocol, and let the router's observers (metrics, tracing, the log,
  * metering) watch the attempts and the answer; they keep what they learn in the request's `context`.
- * http/emit-answer.ts then writes it.
+ * The request context's emit step (http/emit-answer.ts) then writes it.
  *
  * @example
- * await emitAnswer(res, context, await routeCall(deps, embeddingsOperation(request, render), context, access, signal));
+ * await context.emit(await routeCall(deps, embeddingsOperation(request, render), context, access, context.work.signal));
  */
 export async function routeCall<Begun, Body>(
   deps: RoutedCallDependencies,

@@ -5,7 +5,8 @@ import { configSchema } from '../config/config-schema.js';
 import { GatewayError } from './gateway-error.js';
 import { DeploymentHealth } from './deployment-health.js';
 import { ModelRegistry } from './model-registry.js';
-import { Router, type RouteTarget } from './router.js';
+import { Router } from './router.js';
+import type { RouteTarget } from './route-target.js';
 
 /** Real registry and router over builtin providers; the attempt callback plays the upstreams. */
 function setup(routing: Record<string, number> = {}, random?: () => number) {

@@ -1,24 +1,22 @@
 import type { AccessPolicy } from '../access/access-policy.js';
-import type { CallObserver } from './call-observer.js';
+import type { AttemptObserver } from './attempt-observer.js';
 import type { RoutingConfig } from '../config/config-schema.js';
 import { GatewayError } from './gateway-error.js';
 import { classifyFailure } from './classify-failure.js';
 import { DeploymentHealth } from './deployment-health.js';
 import type { Deployment, ModelRegistry, RegisteredModel } from './model-registry.js';
 import { pickWeighted } from './pick-deployment.js';
+import type { RouteTarget } from './route-target.js';
 
-/** The model (the requested one or a fallback) and deployment one attempt goes to. */
-export interface RouteTarget {
-  model: RegisteredModel;
-  deployment: Deployment;
-}
-
-export interface RouterOptions {
+export interface RouterOptions<Observer extends AttemptObserver> {
   settings: RoutingConfig;
   health?: DeploymentHealth;
   random?: () => number;
-  /** Told about every attempt and every answer (metrics, tracing, the log): call-observer.ts. */
-  observer?: CallObserver;
+  /**
+   * Told about every attempt and, by the routed call, every answer (metrics, tracing, the log):
+   * core/call-observer.ts. The router knows only the attempts' half (attempt-observer.ts).
+   */
+  observer?: Observer;
 }
 
 /**
@@ -32,16 +30,16 @@ export interface RouterOptions {
  * deployments are skipped while anything in the chain is healthy; when nothing is, the one whose
  * cool-down ends soonest is tried rather than failing without trying.
  */
-export class Router {
+export class Router<Observer extends AttemptObserver = AttemptObserver> {
   private readonly settings: RoutingConfig;
   private readonly health: DeploymentHealth;
   private readonly random: () => number;
   /** Also told, by the routed call (route-call.ts), about the answer that won. */
-  readonly observer: CallObserver;
+  readonly observer: Partial<Observer>;
 
   constructor(
     private readonly registry: ModelRegistry,
-    options: RouterOptions,
+    options: RouterOptions<Observer>,
   ) {
     this.settings = options.settings;
     this.health = options.health ?? new DeploymentHealth(options.settings);

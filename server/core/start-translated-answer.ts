@@ -1,7 +1,7 @@
 import { collectStream } from './collect-stream.js';
 import { gateCapabilities, type DroppableFeature } from './gate-capabilities.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
-import type { RouteTarget } from './router.js';
+import type { RouteTarget } from './route-target.js';
 import type { ModelRequest, ModelResponse, StreamEvent } from './internal-representation.js';
 
 /** A translated answer that has begun upstream but of which the client has seen nothing yet. */

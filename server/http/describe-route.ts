@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { RouteTarget } from '../core/router.js';
+import type { RouteTarget } from '../core/route-target.js';
 import type { RequestContext } from '../core/request-context.js';
 
 /**

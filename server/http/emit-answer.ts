@@ -26,7 +26,7 @@ export async function emitAnswer(res: Response, context: RequestContext, answer:
   }
   const { streamed, images } = answer;
   if (streamed) context.streamed = streamed;
-  await sendStream(observeStream(res, openStreamSink(res, form)), answer.frames, {
+  await sendStream(observeStream(context, res, openStreamSink(res, form)), answer.frames, {
     frameOf: (frame) => frame,
     ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
     ...(streamed && {

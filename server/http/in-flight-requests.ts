@@ -1,7 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { GatewayError } from '../core/gateway-error.js';
-import { endRequest } from './request-abort-signal.js';
+import { endRequest } from './end-request.js';
 
 /** What a request still running when the drain ends is told, in its protocol's shape. */
 export function shuttingDownError(): GatewayError {

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
+import { startStreamedResponse, writeWithBackpressure } from '../streaming/streamed-response.js';
 
 /**
  * Streams one JSON array element by element, as Gemini's `streamGenerateContent` does without `alt=sse`:

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { startStreamedResponse, writeWithBackpressure } from './streamed-response.js';
+import { startStreamedResponse, writeWithBackpressure } from '../streaming/streamed-response.js';
 
 /**
  * The one writer for every outbound event stream. It sets the headers once, frames events, waits for

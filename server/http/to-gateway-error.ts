@@ -1,4 +1,4 @@
-import { isStoreUnavailable } from '../store/store-unavailable.js';
+import { asGatewayError } from '../core/as-gateway-error.js';
 import { GatewayError, type ErrorKind } from '../core/gateway-error.js';
 import { nameOffendingItem } from './name-offending-item.js';
 
@@ -21,34 +21,16 @@ interface BodyParserError {
 }
 
 /**
- * Turns anything thrown during a request into a GatewayError whose message is safe to show: our own
- * errors pass through, known library errors get a precise client message, anything else becomes a
- * generic 500 (its details go to the log, never to the client).
+ * Turns anything thrown during a request into a GatewayError whose message is safe to show: the errors of
+ * reading the request (its body, the contract) get a precise client message; the rest is what any model
+ * call's error becomes (core/as-gateway-error.ts).
  */
 export function toGatewayError(error: unknown, body?: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
   if (isBodyParserError(error)) return fromBodyParser(error);
   if (isValidatorError(error)) return fromValidator(error, body);
-  if (isStoreUnavailable(error)) return storeUnavailable(error);
-  return new GatewayError('internal', 'Internal server error.', { cause: error });
+  return asGatewayError(error);
 }
-
-/**
- * The database is restarting or out of reach: the request may work in a few seconds (requests that need
- * no store, such as model calls with a recently verified key, keep working meanwhile). 503 in every
- * family; Anthropic's turns it into 529 `overloaded_error` (status-for-family.ts), which its SDKs retry.
- */
-function storeUnavailable(cause: unknown): GatewayError {
-  return new GatewayError('overloaded', 'The gateway cannot reach its database right now; try again shortly.', {
-    status: 503,
-    code: 'store_unavailable',
-    headers: { 'retry-after': String(storeRetryAfterSeconds) },
-    cause,
-  });
-}
-
-/** A database restart or failover usually takes seconds; clients that wait this long mostly find it back. */
-const storeRetryAfterSeconds = 5;
 
 function fromBodyParser(error: BodyParserError): GatewayError {
   switch (error.type) {

@@ -1,13 +1,10 @@
 import type { ModelCapability } from '../../config/config-schema.js';
-import type { OutputTokenAsk, WireScan } from './wire-scan.js';
+import type { OutputTokenAsk, Walker, WireScan } from './wire-scan.js';
 
 /**
  * The shared vocabulary of the wire scanners: each protocol describes its objects as tables of rules, and
  * these functions walk a body by them. Nothing here throws, whatever the body holds.
  */
-
-/** Reads a value found at `param` and records what it asks for. */
-export type Walker = (value: unknown, param: string, scan: WireScan) => void;
 
 /**
  * What a field means: `none` carries no capability; a capability is asked for whenever the field is set

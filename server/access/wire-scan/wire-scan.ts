@@ -1,6 +1,5 @@
 import type { ModelCapability } from '../../config/config-schema.js';
 import type { CostOption } from '../access-types.js';
-import type { Walker } from './scan-fields.js';
 
 /** A field of the body that asks for a capability, named as the client wrote it: `tools[2].type`, `messages[1].content[0].content[1]`, `generation_config.response_modalities`. */
 export interface CapabilityUse {
@@ -52,6 +51,9 @@ export interface WireScanner {
   /** Reads one item of the protocol's history, as if it had been sent in the body; none for protocols without history. */
   item?: Walker;
 }
+
+/** Reads a value found at `param` and records what it asks for (scan-fields.ts builds the scanners of them). */
+export type Walker = (value: unknown, param: string, scan: WireScan) => void;
 
 /**
  * What a raw request body asks of the upstream, read from the wire as the client sent it rather than from

@@ -4,6 +4,7 @@ import { operationRoutes, type OperationHandlers, type OperationRoute } from '..
 import type { ClientProtocol } from '../../core/client-protocol.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { attachRequestContext, contextOf, type RequestContext } from '../../core/request-context.js';
+import { emitAnswer } from '../emit-answer.js';
 import { runMiddleware } from '../run-middleware.js';
 import { familyOfRequest } from './family-of-request.js';
 import type { OperationTable } from './operation-table.js';
@@ -57,6 +58,7 @@ export function createFrontDoor({ table, pages, identify, stepsFor, handlers, er
     req.originalUrl = req.url;
     req.params = {};
     const context = attachRequestContext(req);
+    context.emit = (answer, form) => emitAnswer(res, context, answer, form);
     // Matched first, so that even the request-target checks of `identify` answer in the right family's shape.
     const match = table.match(req.method, req.url);
     if (match) {

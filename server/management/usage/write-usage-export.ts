@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { writeWithBackpressure } from '../../http/streamed-response.js';
+import { writeWithBackpressure } from '../../streaming/streamed-response.js';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import type { UsageExportForm } from './usage-export-forms.js';
 

@@ -1,24 +1,8 @@
-import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { contextOf, type RequestContext } from '../../core/request-context.js';
 import { meteredEndpoint } from '../../usage/metering/metered-endpoint.js';
 import { clientLeftStatus } from '../../usage/metering/usage-row-of.js';
 import { noneLabel, type GatewayMetrics, type UsageLabelValues } from './gateway-metrics.js';
-
-/** What the stream observer needs of a request the metrics step has seen. */
-interface ObservedRequest {
-  metrics: GatewayMetrics;
-  context: RequestContext;
-  /** process.hrtime.bigint() when the request arrived. */
-  startedAt: bigint;
-}
-
-const observed = new WeakMap<ServerResponse, ObservedRequest>();
-
-/** The request behind a response the metrics step saw; undefined when metrics are off. */
-export function observedRequestOf(res: ServerResponse): ObservedRequest | undefined {
-  return observed.get(res);
-}
 
 /**
  * The first step of every request when metrics are on: when its response is over, counts it and its
@@ -30,7 +14,7 @@ export function observeRequests(metrics: GatewayMetrics): RequestHandler {
   return (req, res, next) => {
     const startedAt = process.hrtime.bigint();
     const context = contextOf(req);
-    observed.set(res, { metrics, context, startedAt });
+    context.metrics = { metrics, startedAt };
     res.once('close', () => {
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       const [operation, model, provider] = modelLabels(metrics, context, req.body);

@@ -1,15 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { StreamSink } from '../../core/stream-sink.js';
-import { modelLabels, observedRequestOf } from './observe-requests.js';
+import type { RequestContext } from '../../core/request-context.js';
+import { modelLabels } from './observe-requests.js';
 
 /**
  * A stream's sink that counts the stream as open until its response closes and times its first event from
  * the request's arrival. With metrics off it is the sink itself: nothing is added to the send loop.
  */
-export function observeStream(res: ServerResponse, sink: StreamSink): StreamSink {
-  const request = observedRequestOf(res);
-  if (!request) return sink;
-  const { metrics, context, startedAt } = request;
+export function observeStream(context: RequestContext, res: ServerResponse, sink: StreamSink): StreamSink {
+  if (!context.metrics) return sink;
+  const { metrics, startedAt } = context.metrics;
   metrics.streamOpened();
   res.once('close', () => metrics.streamClosed());
   let sentFirst = false;

@@ -1,7 +1,7 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { ATTR_ERROR_TYPE, ATTR_HTTP_RESPONSE_STATUS_CODE } from '@opentelemetry/semantic-conventions';
 import { GatewayError } from '../../core/gateway-error.js';
-import type { RouteTarget } from '../../core/router.js';
+import type { RouteTarget } from '../../core/route-target.js';
 import { genAi } from './gen-ai-attributes.js';
 import { providerDefinition } from '../../providers/registry.js';
 import { currentTraceScope, runInTraceScope } from './trace-scope.js';

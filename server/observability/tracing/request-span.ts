@@ -1,6 +1,5 @@
-import type { IncomingMessage } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, defaultTextMapGetter, trace, type Attributes, type Tracer } from '@opentelemetry/api';
-import { W3CTraceContextPropagator, hrTime } from '@opentelemetry/core';
+import { hrTime } from '@opentelemetry/core';
 import {
   ATTR_ERROR_TYPE,
   ATTR_HTTP_REQUEST_METHOD,
@@ -12,8 +11,7 @@ import { contextOf, type RequestContext } from '../../core/request-context.js';
 import { inputMessages, outputMessages, systemInstructions } from './answer-content.js';
 import { genAi } from './gen-ai-attributes.js';
 import { runInTraceScope, type RequestTrace } from './trace-scope.js';
-
-export const w3cTraceContext = new W3CTraceContextPropagator();
+import { w3cTraceContext } from './w3c-trace-context.js';
 
 /**
  * The SERVER span of each model call (operations the spec meters). It continues the caller's W3C
@@ -22,10 +20,9 @@ export const w3cTraceContext = new W3CTraceContextPropagator();
  * operation's path template is recorded, never the URL: Gemini clients may put the key in the query.
  */
 export function createRequestTracing(tracer: Tracer, options: { captureContent: boolean }) {
-  const traces = new WeakMap<IncomingMessage, RequestTrace>();
-
   const traceRequests: RequestHandler = (req, res, next) => {
-    const { operation: route, protocol } = contextOf(req);
+    const context = contextOf(req);
+    const { operation: route, protocol } = context;
     if (!route?.metering || !protocol) return next();
     const parent = w3cTraceContext.extract(ROOT_CONTEXT, req.headers, defaultTextMapGetter);
     // Token counts are no GenAI operation: their protocols name none for them.
@@ -45,15 +42,15 @@ export function createRequestTracing(tracer: Tracer, options: { captureContent: 
       finishReasons: new Set(),
       outputText: [],
     };
-    traces.set(req, requestTrace);
-    res.once('close', () => endRequestSpan(requestTrace, contextOf(req), res));
+    context.trace = requestTrace;
+    res.once('close', () => endRequestSpan(requestTrace, context, res));
     next();
   };
 
   const continueTrace: RequestHandler = (req, _res, next) => {
-    const requestTrace = traces.get(req);
-    if (!requestTrace) return next();
     const context = contextOf(req);
+    const requestTrace = context.trace;
+    if (!requestTrace) return next();
     const model = requestedModel(req.body, context);
     if (model !== undefined) {
       requestTrace.span.setAttribute(genAi.requestModel, model);

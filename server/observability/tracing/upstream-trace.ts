@@ -1,6 +1,6 @@
 import { defaultTextMapSetter, trace } from '@opentelemetry/api';
 import { ATTR_HTTP_RESPONSE_STATUS_CODE, ATTR_SERVER_ADDRESS, ATTR_SERVER_PORT } from '@opentelemetry/semantic-conventions';
-import { w3cTraceContext } from './request-span.js';
+import { w3cTraceContext } from './w3c-trace-context.js';
 import { currentTraceScope } from './trace-scope.js';
 
 // What the shared upstream client asks of tracing, apart from attempt-span.ts: that file reads the provider

@@ -3,8 +3,6 @@ import type { OperationHandler, SuccessBody } from '../../../generated/operation
 import { countTokensOperation } from '../../core/count-tokens-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { messagesCall } from './messages-call.js';
 import type { MessagesCreateRequest } from './wire-types.js';
 
@@ -22,6 +20,6 @@ export function createCountTokensHandler(deps: ModelCallDependencies): Operation
     // A count body is a Messages body without `max_tokens`, which nothing on this path reads.
     const call = messagesCall(req.body as MessagesCreateRequest, { outputTokenCeiling: access.outputTokenCeiling() });
     const operation = countTokensOperation(call, req.body as Record<string, unknown>, (count): SuccessBody<'countMessageTokens'> => ({ input_tokens: count.inputTokens }));
-    await emitAnswer(res, context, await routeCall(deps, operation, context, access, requestAbortSignal(res)));
+    await context.emit(await routeCall(deps, operation, context, access, context.work.signal));
   };
 }

@@ -1,8 +1,6 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { messagesCall } from './messages-call.js';
 
 /**
@@ -13,6 +11,6 @@ export function createMessageHandler(deps: ModelCallDependencies): OperationHand
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = messagesCall(req.body, { outputTokenCeiling: access.outputTokenCeiling(), anthropicBeta: req.get('anthropic-beta') });
-    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
+    await context.emit(await callModel(deps, call, context, access, context.work.signal));
   };
 }

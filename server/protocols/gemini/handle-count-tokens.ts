@@ -5,8 +5,6 @@ import { countTokensOperation } from '../../core/count-tokens-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { geminiCall } from './gemini-call.js';
 
 /**
@@ -26,6 +24,6 @@ export function createGeminiCountTokensHandler(
     const source = req.body.generateContentRequest ?? { contents: req.body.contents ?? [] };
     const call = { ...geminiCall(req.params.model, source, { stream: false, outputTokenCeiling: access.outputTokenCeiling() }), clientBody: req.body };
     const operation = countTokensOperation(call, source as Record<string, unknown>, (count): SuccessBody<'countTokens'> => ({ totalTokens: count.inputTokens }));
-    await emitAnswer(res, context, await routeCall(deps, operation, context, access, requestAbortSignal(res)));
+    await context.emit(await routeCall(deps, operation, context, access, context.work.signal));
   };
 }

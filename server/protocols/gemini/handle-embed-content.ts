@@ -5,8 +5,6 @@ import { embeddingsOperation } from '../../core/embeddings-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertEmbedRequests } from './convert-embed-request.js';
 
 /** One handler serves an action under both API versions and both ways of naming the model (same request and answer). */
@@ -18,7 +16,7 @@ export function createEmbedContentHandler(deps: ModelCallDependencies): Handler<
     const operation = embeddingsOperation(convertEmbedRequests([req.body], req.params.model, false), (result): SuccessBody<'embedContent'> => ({
       embedding: { values: result.vectors[0]! },
     }));
-    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
+    await context.emit(await routeCall(deps, operation, context, principalOf(context).access, context.work.signal));
   };
 }
 
@@ -28,6 +26,6 @@ export function createBatchEmbedContentsHandler(deps: ModelCallDependencies): Ha
     const operation = embeddingsOperation(convertEmbedRequests(req.body.requests, req.params.model, true), (result): SuccessBody<'batchEmbedContents'> => ({
       embeddings: result.vectors.map((values) => ({ values })),
     }));
-    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
+    await context.emit(await routeCall(deps, operation, context, principalOf(context).access, context.work.signal));
   };
 }

@@ -2,9 +2,7 @@ import type { Response } from 'express';
 import { principalOf } from '../../access/principal-of.js';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
 import type { RequestContext } from '../../core/request-context.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { geminiCall } from './gemini-call.js';
 
 /**
@@ -18,7 +16,7 @@ export function createGenerateContentHandler(deps: ModelCallDependencies): Handl
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: false, outputTokenCeiling: access.outputTokenCeiling() });
-    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
+    await context.emit(await callModel(deps, call, context, access, context.work.signal));
   };
 }
 
@@ -31,7 +29,7 @@ export function createStreamGenerateContentHandler(deps: ModelCallDependencies):
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: true, outputTokenCeiling: access.outputTokenCeiling() });
-    const answer = await callModel(deps, call, context, access, requestAbortSignal(res));
-    await emitAnswer(res, context, answer, req.query.alt === 'sse' ? 'sse-one-line' : 'json-array');
+    const answer = await callModel(deps, call, context, access, context.work.signal);
+    await context.emit(answer, req.query.alt === 'sse' ? 'sse-one-line' : 'json-array');
   };
 }

@@ -10,9 +10,8 @@ import {
   scanFields,
   toolChoice,
   useCapability,
-  type Walker,
 } from '../../access/wire-scan/scan-fields.js';
-import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
+import type { Walker, WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a generateContent or countTokens body asks of the upstream, field by field, following

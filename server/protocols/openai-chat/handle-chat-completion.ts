@@ -1,8 +1,6 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { chatCall } from './chat-call.js';
 
 /** `POST /v1/chat/completions`, JSON or `text/event-stream`, over whichever deployment the router picks. */
@@ -10,6 +8,6 @@ export function createChatCompletionHandler(deps: ModelCallDependencies): Operat
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = chatCall(req.body, access.outputTokenCeiling());
-    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
+    await context.emit(await callModel(deps, call, context, access, context.work.signal));
   };
 }

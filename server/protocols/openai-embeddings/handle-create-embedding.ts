@@ -3,8 +3,6 @@ import { principalOf } from '../../access/principal-of.js';
 import { embeddingsOperation } from '../../core/embeddings-operation.js';
 import type { ModelCallDependencies } from '../../core/model-call.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { convertEmbeddingRequest } from './convert-embedding-request.js';
 import { renderEmbeddings } from './render-embeddings.js';
 
@@ -12,6 +10,6 @@ import { renderEmbeddings } from './render-embeddings.js';
 export function createEmbeddingHandler(deps: ModelCallDependencies): OperationHandler<'createEmbedding'> {
   return async (req, res, context) => {
     const operation = embeddingsOperation(convertEmbeddingRequest(req.body), (result) => renderEmbeddings(result, req.body.model, req.body.encoding_format ?? 'float'));
-    await emitAnswer(res, context, await routeCall(deps, operation, context, principalOf(context).access, requestAbortSignal(res)));
+    await context.emit(await routeCall(deps, operation, context, principalOf(context).access, context.work.signal));
   };
 }

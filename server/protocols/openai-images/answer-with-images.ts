@@ -1,11 +1,9 @@
 import { principalOf } from '../../access/principal-of.js';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import type { ImageResponseFormat } from './check-image-params.js';
 import { imageBaseUrl } from './image-base-url.js';
@@ -20,7 +18,6 @@ import { renderImagesResponse } from './render-images-response.js';
  */
 export async function answerWithImages(
   req: Request,
-  res: Response,
   context: RequestContext,
   services: ImageServices,
   job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },
@@ -47,7 +44,7 @@ export async function answerWithImages(
     },
     context,
     principalOf(context).access,
-    requestAbortSignal(res),
+    context.work.signal,
   );
-  await emitAnswer(res, context, answer);
+  await context.emit(answer);
 }

@@ -45,10 +45,10 @@ export function createImageEditHandler(services: ImageServices): OperationHandle
       partialImages: partialImages === undefined ? undefined : Number(partialImages),
     };
     if (stream) {
-      await streamImages(res, context, services, { model, kind: 'image_edit', request });
+      await streamImages(context, services, { model, kind: 'image_edit', request });
       return;
     }
-    await answerWithImages(req, res, context, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
+    await answerWithImages(req, context, services, { model, responseFormat, call: (provider, context) => provider.edit(request, context) });
   };
 }
 

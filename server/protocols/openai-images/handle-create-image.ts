@@ -35,9 +35,9 @@ export function createImageHandler(services: ImageServices): OperationHandler<'c
       body: size === undefined ? (body as Record<string, unknown>) : { ...body, size },
     };
     if (stream) {
-      await streamImages(res, context, services, { model, kind: 'image_generation', request });
+      await streamImages(context, services, { model, kind: 'image_generation', request });
       return;
     }
-    await answerWithImages(req, res, context, services, { model, responseFormat, call: (images, context) => images.generate(request, context) });
+    await answerWithImages(req, context, services, { model, responseFormat, call: (images, context) => images.generate(request, context) });
   };
 }

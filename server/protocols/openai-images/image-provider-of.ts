@@ -1,4 +1,4 @@
-import type { RouteTarget } from '../../core/router.js';
+import type { RouteTarget } from '../../core/route-target.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ImageProvider } from '../../providers/provider.js';
 

@@ -1,11 +1,11 @@
 import type { ModelRegistry } from '../../core/model-registry.js';
-import type { Router } from '../../core/router.js';
+import type { ObservedRouter } from '../../core/route-call.js';
 import type { ImageStorage } from '../../image-files/image-storage.js';
 
 /** What the image endpoints share. */
 export interface ImageServices {
   registry: ModelRegistry;
-  router: Router;
+  router: ObservedRouter;
   storage: ImageStorage;
   /** How long an image URL works (`images.url_ttl_seconds`). */
   urlTtlMs: number;

@@ -1,6 +1,6 @@
 import type { components } from '../../../generated/api.js';
 import { renderOpenAIError } from '../openai-chat/render-openai-error.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
+import { asGatewayError } from '../../core/as-gateway-error.js';
 
 type ErrorEvent = components['schemas']['ImagesStreamErrorEvent'];
 
@@ -10,6 +10,6 @@ type ErrorEvent = components['schemas']['ImagesStreamErrorEvent'];
  * `error`, so the client gets an APIError instead of a stream that just stops.
  */
 export function imageStreamErrorEvent(error: unknown): ErrorEvent {
-  const body = renderOpenAIError(toGatewayError(error));
+  const body = renderOpenAIError(asGatewayError(error));
   return { type: 'error', error: body.error };
 }

@@ -1,4 +1,3 @@
-import type { Response } from 'express';
 import { principalOf } from '../../access/principal-of.js';
 import { imageResultEvents } from '../../core/image-result-events.js';
 import type { ImageEditRequest, ImageGenerationRequest, ImageResult, ImageStreamEvent } from '../../core/image-types.js';
@@ -6,10 +5,8 @@ import type { RegisteredModel } from '../../core/model-registry.js';
 import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
-import type { StreamFrame } from '../../core/stream-frame.js';
 import { tallyImageStream } from '../../core/tally-image-stream.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
+import type { StreamFrame } from '../../core/stream-frame.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import { imageProviderOf } from './image-provider-of.js';
 import { imageStreamErrorEvent } from './image-stream-error-event.js';
@@ -26,7 +23,7 @@ export type ImageStreamJob = { kind: 'image_generation'; request: ImageGeneratio
  * collected; the answer tallies its final images as they are made (core/tally-image-stream.ts), for the ledger. A provider that cannot stream sends each image as one completed event. A
  * failure after the 200 is an in-band `error` event, as OpenAI sends one.
  */
-export async function streamImages(res: Response, context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
+export async function streamImages(context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
   const answer = await routeCall(
     services,
     {
@@ -46,9 +43,9 @@ export async function streamImages(res: Response, context: RequestContext, servi
     },
     context,
     principalOf(context).access,
-    requestAbortSignal(res),
+    context.work.signal,
   );
-  await emitAnswer(res, context, answer);
+  await context.emit(answer);
 }
 
 /** The events as the client's frames. */

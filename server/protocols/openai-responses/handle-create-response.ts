@@ -1,8 +1,6 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler } from '../../../generated/operations.js';
 import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
-import { emitAnswer } from '../../http/emit-answer.js';
-import { requestAbortSignal } from '../../http/request-abort-signal.js';
 import { ownerOf } from './handle-stored-responses.js';
 import { responsesCall } from './responses-call.js';
 import type { ResponseKeeping } from './save-response.js';
@@ -18,6 +16,6 @@ export function createResponseHandler(deps: ResponsesDependencies): OperationHan
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = responsesCall(req.body, { owner: ownerOf(context), outputTokenCeiling: access.outputTokenCeiling(), keeping: deps });
-    await emitAnswer(res, context, await callModel(deps, call, context, access, requestAbortSignal(res)));
+    await context.emit(await callModel(deps, call, context, access, context.work.signal));
   };
 }

@@ -1,5 +1,5 @@
 import { renderOpenAIError } from '../openai-chat/render-openai-error.js';
-import { toGatewayError } from '../../http/to-gateway-error.js';
+import { asGatewayError } from '../../core/as-gateway-error.js';
 
 /** OpenAI's error fields, as the JSON error handler would send them for the same failure. */
 export interface ResponseErrorFields {
@@ -11,7 +11,7 @@ export interface ResponseErrorFields {
 
 /** The same body, codes and safe message the JSON error handler sends for this error. */
 export function responseErrorFields(error: unknown): ResponseErrorFields {
-  return renderOpenAIError(toGatewayError(error)).error;
+  return renderOpenAIError(asGatewayError(error)).error;
 }
 
 /** OpenAI's in-band `error` event, in both the flat form and the nested one the SDKs read. */

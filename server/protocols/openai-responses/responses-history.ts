@@ -1,5 +1,5 @@
 import type { BroughtItem } from '../../access/wire-scan/wire-scan.js';
-import type { RouteTarget } from '../../core/router.js';
+import type { RouteTarget } from '../../core/route-target.js';
 import type { ResponseStore, StoredConversation } from '../../store/response-store.js';
 import type { ResponsesHistory } from './convert-responses-request.js';
 import { responseNotFound } from './handle-stored-responses.js';

@@ -11,9 +11,8 @@ import {
   type TypeTable,
   toolChoice,
   useCapability,
-  type Walker,
 } from '../../access/wire-scan/scan-fields.js';
-import type { WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
+import type { Walker, WireScan, WireScanner } from '../../access/wire-scan/wire-scan.js';
 
 /**
  * What a Responses body asks of the upstream, field by field, following

@@ -1,4 +1,5 @@
-import type { StreamedSoFar, RequestContext } from '../../core/request-context.js';
+import type { RequestContext } from '../../core/request-context.js';
+import type { StreamedSoFar } from '../../core/streamed-so-far.js';
 import type { Usage } from '../../core/internal-representation.js';
 import { estimatePromptTokens, estimateTokensOfCharacters } from './estimate-prompt-tokens.js';
 import type { MeteredAnswer } from './metered-request.js';

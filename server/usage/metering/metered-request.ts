@@ -1,4 +1,4 @@
-import type { StreamedSoFar } from '../../core/request-context.js';
+import type { StreamedSoFar } from '../../core/streamed-so-far.js';
 import type { Usage } from '../../core/internal-representation.js';
 import type { Reservation } from '../../limits/limit-store.js';
 import type { PricedUsage } from '../cost.js';

@@ -3,9 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { configSchema } from '../config/config-schema.js';
-import { loadConfig } from '../config/load-config.js';
-import { ConfigError } from '../config/interpolate-env.js';
+import { configSchema } from '../config-schema.js';
+import { loadConfig } from '../load-config.js';
+import { ConfigError } from '../interpolate-env.js';
 import { loadPriceCatalog, parseCatalogFile, withCatalog } from './price-catalog.js';
 
 const config = (models: unknown[]) =>

@@ -2,10 +2,10 @@ import { readdir, readFile } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { pricingSchema, type GatewayConfig, type ModelConfig, type ModelPricing } from '../config/config-schema.js';
-import { ConfigError, formatPath } from '../config/interpolate-env.js';
-import { projectRoot } from '../project-root.js';
-import { providerTypes, type ProviderType } from '../providers/registry.js';
+import { pricingSchema, type GatewayConfig, type ModelConfig, type ModelPricing } from '../config-schema.js';
+import { ConfigError, formatPath } from '../interpolate-env.js';
+import { projectRoot } from '../../project-root.js';
+import { providerTypes, type ProviderType } from '../../providers/provider-config-rules.js';
 
 /** The built-in catalog's files, one per provider type (catalog/README.md). */
 export const builtinCatalogFolder = join(projectRoot, 'catalog/models');

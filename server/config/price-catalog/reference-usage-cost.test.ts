@@ -3,12 +3,12 @@
 // the cost worked out by hand from the published prices (catalog/models/*.yaml names each page).
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { readChatUsage } from '../providers/openai/convert-stream.js';
-import { readConverseUsage } from '../providers/bedrock/convert-stream.js';
-import { readGeminiUsage } from '../providers/gemini/read-usage.js';
-import { emptyUsageTally, readAnthropicUsage, toGatewayUsage } from '../providers/anthropic/read-usage.js';
-import type { ProviderType } from '../providers/registry.js';
-import { priceUsage } from '../usage/cost.js';
+import { readChatUsage } from '../../providers/openai/convert-stream.js';
+import { readConverseUsage } from '../../providers/bedrock/convert-stream.js';
+import { readGeminiUsage } from '../../providers/gemini/read-usage.js';
+import { emptyUsageTally, readAnthropicUsage, toGatewayUsage } from '../../providers/anthropic/read-usage.js';
+import type { ProviderType } from '../../providers/registry.js';
+import { priceUsage } from '../../usage/cost.js';
 import { loadPriceCatalog, type PriceCatalog } from './price-catalog.js';
 
 const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);
