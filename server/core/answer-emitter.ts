@@ -1,5 +1,4 @@
-import type { StreamForm } from './model-call.js';
-import type { StartedAnswer } from './route-call.js';
+import type { StartedAnswer, StreamForm } from './started-answer.js';
 
 /**
  * Sends the begun answer of a routed call to the client, whatever its operation: the http layer's one emit
@@ -7,10 +6,3 @@ import type { StartedAnswer } from './route-call.js';
  * http/ answer through it without importing the layer above them.
  */
 export type AnswerEmitter = (answer: StartedAnswer, form?: StreamForm) => Promise<void>;
-
-declare module './request-context.js' {
-  interface RequestContext {
-    /** Sends a routed call's answer: the front door gives every request the http layer's emit step. */
-    emit: AnswerEmitter;
-  }
-}

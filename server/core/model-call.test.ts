@@ -10,7 +10,7 @@ import type { MessagesCreateRequest } from '../protocols/anthropic-messages/wire
 import { DeploymentHealth } from './deployment-health.js';
 import { attachRequestContext } from './request-context.js';
 import { callModel } from './model-call.js';
-import type { StartedAnswer } from './route-call.js';
+import type { StartedAnswer } from './started-answer.js';
 import { ModelRegistry } from './model-registry.js';
 import { Router } from './router.js';
 

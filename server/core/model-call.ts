@@ -7,7 +7,8 @@ import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } fr
 import { gateCapabilities } from './gate-capabilities.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
-import { routeCall, type RenderedStream, type RoutedCallDependencies, type RoutedOperation, type StartedAnswer } from './route-call.js';
+import { routeCall, type RoutedCallDependencies, type RoutedOperation } from './route-call.js';
+import type { RenderedStream, StartedAnswer } from './started-answer.js';
 import type { RouteTarget } from './route-target.js';
 import { startTranslatedAnswer, type TranslatedAnswer } from './start-translated-answer.js';
 import { tallyStream } from './tally-stream.js';
@@ -56,12 +57,6 @@ export interface ModelCall<Body = unknown> {
   /** Renders a translated answer in the client's protocol. */
   translated: AnswerRenderer<ModelResponse, StreamEvent, Body>;
 }
-
-/**
- * How a stream goes out: server-sent events (named by each frame's `event` where it has one), the same
- * with each frame's data kept to one line, or one JSON array written as it grows.
- */
-export type StreamForm = 'sse' | 'sse-one-line' | 'json-array';
 
 /** How a client protocol writes one kind of answer: whole, or as a stream. */
 export interface AnswerRenderer<Whole, Item, Body = unknown> {

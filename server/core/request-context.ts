@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
 import type { RequestTrace } from '../observability/tracing/trace-scope.js';
+import type { AnswerEmitter } from './answer-emitter.js';
 import type { ClientProtocol } from './client-protocol.js';
 import { GatewayError } from './gateway-error.js';
 import { RequestWork } from './request-work.js';
@@ -55,9 +56,10 @@ export interface RequestContext {
   work: RequestWork;
   /** The request's server span (observability/tracing/request-span.ts); none for untraced requests. */
   trace?: RequestTrace;
-  // Declared beside their types, which would otherwise make import circles through this file: `emit`
-  // (core/answer-emitter.ts), `metrics` (observability/metrics/request-metrics.ts), `metering`
-  // (usage/metering/metered-request.ts).
+  /** Sends a routed call's answer: the front door gives every request the http layer's emit step. */
+  emit: AnswerEmitter;
+  // Declared beside their types, which would otherwise make import circles through this file: `metrics`
+  // (observability/metrics/request-metrics.ts), `metering` (usage/metering/metered-request.ts).
 }
 
 /**
@@ -80,7 +82,7 @@ export function attachRequestContext(req: IncomingMessage): RequestContext {
 }
 
 /** The emit step of a request no front door took (a test's bare request): it has nowhere to answer. */
-const noEmitter: RequestContext['emit'] = () => Promise.reject(new GatewayError('internal', 'This request has no way to send an answer.'));
+const noEmitter: AnswerEmitter = () => Promise.reject(new GatewayError('internal', 'This request has no way to send an answer.'));
 
 /**
  * The request's context. Every request the gateway's server takes gets one first thing (front door); a

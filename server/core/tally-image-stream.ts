@@ -1,6 +1,6 @@
 import type { ImageStreamEvent } from './image-types.js';
 import type { Usage } from './internal-representation.js';
-import type { ImagesSoFar } from './route-call.js';
+import type { ImagesSoFar } from './started-answer.js';
 
 /** An image stream, passed on unchanged, with what it has made so far (below). */
 export interface TalliedImageStream {

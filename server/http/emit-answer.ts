@@ -1,6 +1,5 @@
 import type { Response } from 'express';
-import type { StreamForm } from '../core/model-call.js';
-import type { StartedAnswer } from '../core/route-call.js';
+import type { StartedAnswer, StreamForm } from '../core/started-answer.js';
 import { observeStream } from '../observability/metrics/observe-stream.js';
 import { describeRoute } from './describe-route.js';
 import { openStreamSink } from './open-stream-sink.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import type { StreamForm } from '../core/model-call.js';
+import type { StreamForm } from '../core/started-answer.js';
 import { JsonArrayWriter } from './json-array-writer.js';
 import type { StreamSink } from '../core/stream-sink.js';
 import { SseWriter } from './sse-writer.js';

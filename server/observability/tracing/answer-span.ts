@@ -1,4 +1,4 @@
-import type { StartedAnswer } from '../../core/route-call.js';
+import type { StartedAnswer } from '../../core/started-answer.js';
 import type { StreamFrame } from '../../core/stream-frame.js';
 import { collectFinishReasons, frameObject, maxCapturedCharacters, textsIn } from './answer-content.js';
 import { currentTraceScope, type RequestTrace } from './trace-scope.js';

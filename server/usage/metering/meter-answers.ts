@@ -1,5 +1,5 @@
 import type { CallObserver } from '../../core/call-observer.js';
-import type { StartedAnswer } from '../../core/route-call.js';
+import type { StartedAnswer } from '../../core/started-answer.js';
 import type { MeteredAnswer } from './metered-request.js';
 
 /**
