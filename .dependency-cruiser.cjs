@@ -39,7 +39,7 @@
  */
 
 const corePipeline =
-  '^server/core/(model-registry|router|deployment-health|pick-deployment|route-call|model-call|embeddings-operation|count-tokens-operation|count-input-tokens|start-translated-answer|gate-capabilities|dropped-params)[.]ts$';
+  '^server/core/(model-registry|router|deployment-health|pick-deployment|rendezvous-order|route-call|model-call|embeddings-operation|count-tokens-operation|count-input-tokens|start-translated-answer|gate-capabilities|dropped-params)[.]ts$';
 const wiring = '^server/(main|app|create-handlers)[.]ts$';
 
 /** The modules the config's schema reads about provider types: zod schemas and rules, no provider code. */

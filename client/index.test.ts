@@ -89,3 +89,24 @@ describe('editImage', () => {
     await assert.rejects(client.editImage({ image: png, prompt: 'x' }), (thrown) => thrown instanceof GatewayApiError && thrown.status === 501 && thrown.code === 'not_implemented');
   });
 });
+
+describe('uploadFile', () => {
+  test('posts the file as OpenAI SDKs do and resolves to the stored file', async () => {
+    const stored = { id: 'file-1', object: 'file', bytes: 3, created_at: 1, filename: 'requests.jsonl', purpose: 'batch', status: 'processed' };
+    const { client, requests } = fakeClient(() => json(stored));
+    assert.deepEqual(await client.uploadFile({ file: new Blob(['{}\n']), filename: 'requests.jsonl', purpose: 'batch', expires_after: { anchor: 'created_at', seconds: 3600 } }), stored);
+    const request = requests[0];
+    assert.equal(request.url, 'http://gateway.test/v1/files');
+    const form = await request.formData();
+    assert.equal((form.get('file') as File).name, 'requests.jsonl');
+    assert.equal(await (form.get('file') as File).text(), '{}\n');
+    assert.equal(form.get('purpose'), 'batch');
+    assert.equal(form.get('expires_after[seconds]'), '3600');
+  });
+
+  test('throws the typed error of a non-2xx answer', async () => {
+    const bad = { error: { message: 'Invalid batch input file, line 2: it is not valid JSON.', type: 'invalid_request_error', param: 'file', code: 'invalid_batch_input' } };
+    const { client } = fakeClient(() => json(bad, 400));
+    await assert.rejects(client.uploadFile({ file: new Blob(['x']), purpose: 'batch' }), (thrown) => thrown instanceof GatewayApiError && thrown.status === 400 && thrown.code === 'invalid_batch_input');
+  });
+});

@@ -1,10 +1,12 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { components, paths } from '../generated/api.js';
+import { toFileUploadForm, type UploadFileParams } from './file-upload-form.js';
 import { GatewayApiError } from './gateway-api-error.js';
 import { splitImageEdit, toImageEditForm, type EditImageParams } from './image-edit-form.js';
 import { streamEvents } from './stream-events.js';
 
 export { GatewayApiError, type ErrorBody } from './gateway-api-error.js';
+export { toFileUploadForm, type UploadFileParams } from './file-upload-form.js';
 export { splitImageEdit, toImageEditForm, type EditImageParams } from './image-edit-form.js';
 export { parseSse, type SseEvent } from './parse-sse.js';
 export { streamEvents, type StreamResult } from './stream-events.js';
@@ -63,6 +65,22 @@ export interface GatewayClient extends Client<paths, 'application/json'> {
    * ```
    */
   editImage(params: EditImageParams, options?: CallOptions): Promise<Schemas['ImagesResponse']>;
+
+  /**
+   * Uploads a file (`POST /v1/files`, multipart). Resolves to the stored file or throws
+   * {@link GatewayApiError} (a `batch` file with a bad line is a 400 naming it). The other file
+   * operations are plain calls: `GET('/v1/files')`, `GET('/v1/files/{file_id}')`,
+   * `DELETE('/v1/files/{file_id}')`, and `GET('/v1/files/{file_id}/content', { parseAs: 'blob' })`.
+   * A batch of an uploaded file's requests is plain calls too: `POST('/v1/batches', { body: { input_file_id,
+   * endpoint, completion_window: '24h' } })`, `GET('/v1/batches/{batch_id}')`, `GET('/v1/batches')` and
+   * `POST('/v1/batches/{batch_id}/cancel')`; its `output_file_id` is read with the content call above.
+   *
+   * @example
+   * ```ts
+   * const file = await client.uploadFile({ file: new Blob([jsonl]), filename: 'requests.jsonl', purpose: 'batch' });
+   * ```
+   */
+  uploadFile(params: UploadFileParams, options?: CallOptions): Promise<Schemas['File']>;
 }
 
 /**
@@ -109,7 +127,18 @@ export function createClient(options: ClientOptions): GatewayClient {
     return data;
   }
 
-  return Object.assign(client, { streamChatCompletion, editImage });
+  async function uploadFile(params: UploadFileParams, call: CallOptions = {}): Promise<Schemas['File']> {
+    const { data, error, response } = await client.POST('/v1/files', {
+      body: { purpose: params.purpose },
+      bodySerializer: () => toFileUploadForm(params),
+      headers: call.headers,
+      signal: call.signal,
+    });
+    if (!response.ok || data === undefined) throw GatewayApiError.fromResponse(response, error);
+    return data;
+  }
+
+  return Object.assign(client, { streamChatCompletion, editImage, uploadFile });
 }
 
 /**

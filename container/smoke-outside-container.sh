@@ -1,7 +1,7 @@
 #!/bin/sh
 # The container's production stage without a container runtime (for where podman cannot run: README,
-# Container): lays the packed gateway out with production dependencies only (container/install-production.sh,
-# as the Containerfile does), then runs it as an unprivileged user with the application read-only and
+# Container): lays the packed gateway out as the Containerfile does, over the production dependencies that
+# this checkout's package-lock.json pins (container/install-production-dependencies.sh), then runs it as an unprivileged user with the application read-only and
 # only a data folder writable, and smoke-tests it: a key from the keys subcommand, the requests of
 # container/smoke-requests.mjs (/healthz, /readyz, chat completions through the openai SDK), and a SIGTERM
 # that exits 0. Needs root (for the read-only bind mount and the user switch); takes a few minutes, most of
@@ -15,12 +15,15 @@ if [ $# -ge 1 ]; then tarball=$(realpath "$1"); else
   (cd "$repo" && npm pack --pack-destination "$work" >/dev/null)
   tarball=$(ls "$work"/unified-model-api-*.tgz)
 fi
-"$repo/container/install-production.sh" "$tarball" "$work/app"
+mkdir "$work/app"
+cp "$repo/package.json" "$repo/package-lock.json" "$work/app/"
+"$repo/container/install-production-dependencies.sh" "$work/app"
+tar -xzf "$tarball" -C "$work/app" --strip-components=1
 mkdir "$work/data"
 chown 65534:65534 "$work/data"
 chmod 755 "$work"
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-bin="$work/app/node_modules/unified-model-api/bin/unified-model-api.mjs"
+bin="$work/app/bin/unified-model-api.mjs"
 # As the container: the application read-only (a bind mount in a private mount namespace), the user nobody.
 # It execs, so that in a background subshell `$!` is the gateway itself; call it in a subshell.
 as_gateway() {

@@ -182,6 +182,32 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/responses/compact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Compact a conversation
+         * @description OpenAI's `POST /v1/responses/compact`: the conversation of `input` and/or `previous_response_id`
+         *     compacted into its user messages and one `compaction` item, to send as the next request's input.
+         *     A model on an `api: responses` OpenAI provider is forwarded to the upstream's own
+         *     `/responses/compact`. For every other model the gateway asks the same model for a summary of the
+         *     conversation and returns it sealed in the item's `encrypted_content` (AES-256-GCM under the gateway's
+         *     compaction key, bound to the account); the gateway opens it again when the item comes back in `input`.
+         *     Metered, limited and traced as a model call.
+         */
+        post: operations["compactResponse"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/responses/{response_id}": {
         parameters: {
             query?: never;
@@ -227,6 +253,126 @@ export type paths = {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a conversation
+         * @description A conversation the gateway keeps for the caller's account, optionally with up to 20 first items.
+         *     `POST /v1/responses` with `conversation` reads its items as the history before `input` and appends
+         *     the turn's input and output items to it, whatever upstream serves the model. Every key of the
+         *     account sees it; other accounts are told it does not exist.
+         */
+        post: operations["createConversation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a conversation
+         * @description Another account's, and a deleted, conversation is not found.
+         */
+        get: operations["getConversation"];
+        put?: never;
+        /**
+         * Update a conversation's metadata
+         * @description Replaces the conversation's `metadata`.
+         */
+        post: operations["updateConversation"];
+        /**
+         * Delete a conversation
+         * @description Deletes the conversation and, unlike OpenAI (which keeps them), its items: the gateway keeps no item
+         *     that no conversation holds.
+         */
+        delete: operations["deleteConversation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a conversation's items
+         * @description One page of the conversation's items, with item IDs as cursors.
+         */
+        get: operations["listConversationItems"];
+        put?: never;
+        /**
+         * Add items to a conversation
+         * @description Appends up to 20 items, in order, after the conversation's last; answers with the items as stored.
+         */
+        post: operations["createConversationItems"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/conversations/{conversation_id}/items/{item_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+                /**
+                 * @description The item's `id`.
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e800
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        /** Retrieve a conversation item */
+        get: operations["getConversationItem"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a conversation item
+         * @description Removes the item from the conversation; answers with the conversation, as OpenAI does.
+         */
+        delete: operations["deleteConversationItem"];
         options?: never;
         head?: never;
         patch?: never;
@@ -340,6 +486,183 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/files": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List files
+         * @description The account's files, newest first by default, with file IDs as cursors. Expired files are not listed.
+         */
+        get: operations["listFiles"];
+        put?: never;
+        /**
+         * Upload a file
+         * @description Stores a file for the caller's account. The upload is streamed to storage, never held whole in
+         *     memory, and is refused with a 413 naming the limit once it passes `files.max_bytes` in the config
+         *     (200 MiB by default, OpenAI's limit for batch input), and nothing of it is kept. A `batch` file is
+         *     checked line by line while it streams (JSONL; see `FileCreateRequest`): the first bad line is a 400
+         *     naming its number and what is wrong, and nothing is kept. Every key of the account sees the file;
+         *     other accounts are told it does not exist.
+         */
+        post: operations["createFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{file_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+                 * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+                 */
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a file
+         * @description Another account's, an expired and a deleted file are not found (404, never 403).
+         */
+        get: operations["retrieveFile"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a file
+         * @description Deletes the file and its content. Another account's file is not found (404).
+         */
+        delete: operations["deleteFile"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/files/{file_id}/content": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+                 * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+                 */
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Download a file's content
+         * @description The file's bytes as uploaded (or as the gateway wrote them), streamed. Another account's file is not found (404).
+         */
+        get: operations["downloadFile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List batches
+         * @description The account's batches, newest first, with batch IDs as cursors (`after`, `last_id`).
+         */
+        get: operations["listBatches"];
+        put?: never;
+        /**
+         * Create a batch
+         * @description Reads the account's input file (`purpose: batch`) and runs its requests in the background, on whatever
+         *     upstream serves each request's model, under the key that made the batch: each request passes the same
+         *     checks, limits, routing, retries, fallbacks and translation as the same request sent to `endpoint`, and
+         *     is one ledger row with the batch's `batch_id`. Requests that meet the account's limits wait for room;
+         *     they do not fail. An input file of another account, or none, is a 404; a file of another purpose a 400.
+         *     A line whose `url` is not the batch's `endpoint` fails the batch, as at OpenAI: it is created `failed`
+         *     with `errors.data` naming each such line, and runs nothing. Otherwise the batch is `in_progress` (the
+         *     file was checked in this request, so `validating` is never reported); once every request has ended
+         *     the gateway writes `output_file_id` (2xx answers) and `error_file_id` (the others, and requests
+         *     cancelled or expired) in OpenAI's batch output format. Requests for a model configured `batch: upstream`
+         *     (Chat Completions and embeddings, on an OpenAI or OpenAI-compatible deployment) that the key may send as
+         *     they are go instead as one batch to that upstream's own Batch API, at its batch price; their answers
+         *     come back in the same files, and no upstream ID is ever shown.
+         */
+        post: operations["createBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch's `id`, as returned when it was created.
+                 * @example batch_8f3a2b1c9d0e7f6a5b4c3d2e
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a batch
+         * @description The batch with its status and counts. Another account's batch is not found (404, never 403). Polling is
+         *     not metered. A batch whose requests have all ended but whose output files are not written yet
+         *     (`finalizing`) has them written by this read when no instance is writing them already.
+         */
+        get: operations["retrieveBatch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/batches/{batch_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch's `id`, as returned when it was created.
+                 * @example batch_8f3a2b1c9d0e7f6a5b4c3d2e
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a batch
+         * @description Stops starting the batch's requests: it is `cancelling` while the requests running finish (they keep
+         *     their answers), then `cancelled`, with the answers so far in `output_file_id` and the requests not run
+         *     in `error_file_id` (`batch_cancelled`). A batch already ended is returned as it is.
+         */
+        post: operations["cancelBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/messages": {
         parameters: {
             query?: never;
@@ -385,6 +708,121 @@ export type paths = {
          *     with the same 403.
          */
         post: operations["countMessageTokens"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List Message Batches
+         * @description The account's Message Batches, newest first, paged by `limit`, `after_id` (older) and `before_id` (newer).
+         */
+        get: operations["listMessageBatches"];
+        put?: never;
+        /**
+         * Create a Message Batch
+         * @description A batch of Messages requests, run by the gateway in the background on whatever upstream serves each
+         *     request's model, under the key that made it: each request passes the same checks, limits, routing,
+         *     retries, fallbacks and translation as the same `POST /v1/messages`, and is one ledger row with the
+         *     batch's `batch_id`. Requests that meet the account's limits wait for room; they do not fail. Results are
+         *     available for 24 hours' worth of running (`expires_at`), then requests not done are `expired`.
+         *     Creating, polling and reading results are not metered. Requests for a model configured `batch: upstream`
+         *     on an Anthropic deployment, that the key may send as they are, go instead as one batch to Anthropic's
+         *     own Message Batches, at its batch price; their results come back here, and no upstream ID is ever shown.
+         */
+        post: operations["createMessageBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batches/{message_batch_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve a Message Batch
+         * @description The batch's status and counts. Another account's batch is not found. Polling is not metered.
+         */
+        get: operations["retrieveMessageBatch"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a Message Batch
+         * @description Deletes an ended batch and its results; a batch still running must be canceled (and have ended) first.
+         */
+        delete: operations["deleteMessageBatch"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batches/{message_batch_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a Message Batch
+         * @description Stops the batch: `canceling` until the requests running finish (they keep their results); every request
+         *     not yet run is `canceled`, then the batch is `ended`. A batch already ended is returned as it is.
+         */
+        post: operations["cancelMessageBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/messages/batches/{message_batch_id}/results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Retrieve Message Batch results
+         * @description The results as JSONL, one `MessageBatchIndividualResponse` per line, in the order of the requests, once the
+         *     batch has ended (before, a 400, as `results_url` is null until then). Streamed from the store in chunks.
+         */
+        get: operations["getMessageBatchResults"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1186,6 +1624,49 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/v1/account/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your account's batches, of every kind
+         * @description The account's batches, Anthropic Message Batches and OpenAI batches alike, newest first, with their
+         *     progress (`request_counts`) and where their results are. Every key of the account sees them, as each
+         *     kind's own list does; another account's batches are never listed. Not metered.
+         */
+        get: operations["listMyBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/v1/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Batches of any account
+         * @description The batches of every account, or of `account_id`, in the shape and order of `GET /v1/account/batches`.
+         *     `results_url` and the file IDs are the account's: reading them takes one of its keys.
+         */
+        get: operations["listAllBatches"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = Record<string, never>;
 export type components = {
@@ -1502,6 +1983,8 @@ export type components = {
             estimated: boolean;
             /** @description False when the client left before its answer was complete (status 499). */
             completed: boolean;
+            /** @description The batch this request was a line of (`POST /v1/messages/batches`, `POST /v1/batches`), run by the gateway or forwarded to the upstream's batch API (`batch: upstream`); null for a request a client sent. */
+            batch_id: string | null;
         };
         UsageRecordList: {
             /** @enum {string} */
@@ -1539,8 +2022,11 @@ export type components = {
             tool_choice?: components["schemas"]["ChatToolChoice"];
             parallel_tool_calls?: boolean;
             response_format?: components["schemas"]["ChatResponseFormat"];
-            /** @enum {string|null} */
-            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            /**
+             * @description `max` is one step past `xhigh`: passed on to OpenAI, read as `xhigh` by the other upstreams.
+             * @enum {string|null}
+             */
+            reasoning_effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max" | null;
             metadata?: {
                 [key: string]: string;
             } | null;
@@ -1549,38 +2035,45 @@ export type components = {
         };
         /**
          * @description One message. `role` selects the allowed content: `system`/`developer` text, `user` text or parts,
-         *     `assistant` text and/or `tool_calls`, `tool` a result for `tool_call_id`.
+         *     `assistant` text and/or `tool_calls`, `tool` a result for `tool_call_id`. A field that is not the
+         *     role's may be `null`: clients send messages back with every field of the type, unset ones as `null`
+         *     (OpenAI's schema does not forbid other fields on a message, and OpenAI accepts them).
          */
         ChatMessage: {
             /** @enum {string} */
             role: "system" | "developer" | "user" | "assistant" | "tool" | "function";
             content?: (string | null) | components["schemas"]["ChatContentPart"][];
-            name?: string;
-            tool_calls?: components["schemas"]["ChatToolCall"][];
-            tool_call_id?: string;
+            name?: string | null;
+            tool_calls?: components["schemas"]["ChatToolCall"][] | null;
+            tool_call_id?: string | null;
             refusal?: string | null;
             reasoning_content?: string | null;
         };
+        /**
+         * @description One content part, told apart by `type`. The fields of the other types may be `null`: the OpenAI
+         *     Agents SDK sends an assistant's text part back as `{type: text, text, refusal: null}`, which OpenAI
+         *     accepts (its schema for a part does not forbid other fields).
+         */
         ChatContentPart: {
             /** @enum {string} */
             type: "text" | "image_url" | "input_audio" | "file" | "refusal";
-            text?: string;
-            refusal?: string;
+            text?: string | null;
+            refusal?: string | null;
             image_url?: {
                 /** @description An https URL or a `data:` URL. */
                 url: string;
                 /** @enum {string} */
                 detail?: "auto" | "low" | "high";
-            };
+            } | null;
             input_audio?: {
                 data?: string;
                 format?: string;
-            };
+            } | null;
             file?: {
                 file_data?: string;
                 file_id?: string;
                 filename?: string;
-            };
+            } | null;
         };
         ChatTool: {
             /** @enum {string} */
@@ -1613,7 +2106,7 @@ export type components = {
                     [key: string]: unknown;
                 };
                 strict?: boolean | null;
-            };
+            } | null;
         };
         ChatToolCall: {
             id: string;
@@ -1731,6 +2224,14 @@ export type components = {
             parallel_tool_calls?: boolean | null;
             /** @description Continue a stored response; its input and output come before this `input`. */
             previous_response_id?: string | null;
+            /**
+             * @description A conversation of the caller's account (`POST /v1/conversations`), by ID or as `{id}`: its items come
+             *     before this `input`, and this turn's input and output items are appended to it when the response
+             *     finishes (completed or incomplete). Not with `previous_response_id` (400).
+             */
+            conversation?: (string | null) | {
+                id: string;
+            };
             /** @description Keep the response for `GET`, `input_items` and `previous_response_id`. Defaults to true. */
             store?: boolean | null;
             stream?: boolean | null;
@@ -1760,18 +2261,18 @@ export type components = {
          * @description One input item. A message needs `role` and `content` (its `type` may be left out); other items are
          *     told apart by `type`. Items copied from an earlier `output` are accepted as they are.
          */
-        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesEchoedFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesEchoedReasoning"] | components["schemas"]["ResponsesItemReference"] | components["schemas"]["ResponsesEchoedCustomToolCall"] | components["schemas"]["ResponsesCustomToolCallOutput"] | components["schemas"]["ResponsesOtherItem"];
+        ResponsesInputItem: components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesEchoedFunctionCall"] | components["schemas"]["ResponsesFunctionCallOutput"] | components["schemas"]["ResponsesEchoedReasoning"] | components["schemas"]["ResponsesItemReference"] | components["schemas"]["ResponsesEchoedCustomToolCall"] | components["schemas"]["ResponsesCustomToolCallOutput"] | components["schemas"]["ResponsesCompactionInput"] | components["schemas"]["ResponsesCompactionTrigger"] | components["schemas"]["ResponsesOtherItem"];
         /** @description A message. `system` and `developer` both act as instructions; assistant messages echo earlier output. */
         ResponsesInputMessage: {
             /** @enum {string} */
             type?: "message";
             /** @description Present when an earlier output message is sent back. */
-            id?: string;
+            id?: string | null;
             /** @enum {string} */
             role: "user" | "assistant" | "system" | "developer";
             content: string | components["schemas"]["ResponsesInputContent"][];
-            /** @enum {string} */
-            status?: "in_progress" | "completed" | "incomplete";
+            /** @enum {string|null} */
+            status?: "in_progress" | "completed" | "incomplete" | null;
         };
         /** @description A content part of an input message; `output_text` and `refusal` appear in echoed assistant messages. */
         ResponsesInputContent: components["schemas"]["ResponsesInputText"] | components["schemas"]["ResponsesInputImage"] | components["schemas"]["ResponsesInputFile"] | components["schemas"]["ResponsesEchoedOutputText"] | components["schemas"]["ResponsesRefusal"];
@@ -1786,17 +2287,20 @@ export type components = {
             /** @description An https URL or a `data:` URL. */
             image_url?: string | null;
             file_id?: string | null;
-            /** @enum {string} */
-            detail?: "auto" | "low" | "high";
+            /**
+             * @description `original` (full resolution, newer models) is read as `high` when translated.
+             * @enum {string}
+             */
+            detail?: "auto" | "low" | "high" | "original";
         };
         ResponsesInputFile: {
             /** @enum {string} */
             type: "input_file";
             /** @description The file as a `data:` URL (for example a base64 PDF). */
-            file_data?: string;
+            file_data?: string | null;
             file_id?: string | null;
-            file_url?: string;
-            filename?: string;
+            file_url?: string | null;
+            filename?: string | null;
         };
         /**
          * @description An `output_text` part of an assistant message sent back as input. Clients such as the AI SDK leave
@@ -1821,29 +2325,29 @@ export type components = {
             /** @enum {string} */
             type: "function_call";
             /** @description `fc_…` */
-            id?: string;
+            id?: string | null;
             call_id: string;
             name: string;
             /** @description The namespace of a function offered inside a `namespace` tool. */
             namespace?: string;
             /** @description The arguments as a JSON string. */
             arguments: string;
-            /** @enum {string} */
-            status?: "in_progress" | "completed" | "incomplete";
+            /** @enum {string|null} */
+            status?: "in_progress" | "completed" | "incomplete" | null;
         };
         /** @description A `custom_tool_call` sent back as input; `id` may be left out. */
         ResponsesEchoedCustomToolCall: {
             /** @enum {string} */
             type: "custom_tool_call";
             /** @description `ctc_…` */
-            id?: string;
+            id?: string | null;
             call_id: string;
             name: string;
             namespace?: string | null;
             /** @description The free-form input the model wrote. */
             input: string;
-            /** @enum {string} */
-            status?: "in_progress" | "completed" | "incomplete";
+            /** @enum {string|null} */
+            status?: "in_progress" | "completed" | "incomplete" | null;
         };
         /** @description The result of a `custom_tool_call`, matched by `call_id`. */
         ResponsesCustomToolCallOutput: {
@@ -1857,14 +2361,83 @@ export type components = {
          * @description An item only OpenAI's Responses API reads, as clients echo it back: the calls of hosted tools
          *     (`web_search_call`, `file_search_call`, `code_interpreter_call`, `image_generation_call`,
          *     `computer_call` and its output, `local_shell_call` and its output, `mcp_call`, `mcp_list_tools`, …)
-         *     and compaction items. Forwarded to `api: responses` upstreams; left out when translating, since no
+         *     and the like. Forwarded to `api: responses` upstreams; left out when translating, since no
          *     other upstream ran those tools.
          */
         ResponsesOtherItem: {
             /** @enum {string} */
-            type: "file_search_call" | "computer_call" | "computer_call_output" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "compaction" | "compaction_trigger" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_approval_response" | "mcp_call" | "program" | "program_output";
+            type: "file_search_call" | "computer_call" | "computer_call_output" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_approval_response" | "mcp_call" | "program" | "program_output";
         } & {
             [key: string]: unknown;
+        };
+        /**
+         * @description A `compaction` item sent back as input (OpenAI's `CompactionSummaryItemParam`), as `POST
+         *     /v1/responses/compact` or a `compaction_trigger` request returned it. One the gateway sealed
+         *     (`encrypted_content` starting `gw1.`) is opened with the account's key and stands in the conversation
+         *     as the summary it holds, on every upstream; another account's or an altered one is a 400. One an
+         *     upstream made is forwarded only to an `api: responses` upstream, and is a 400 for any other.
+         */
+        ResponsesCompactionInput: {
+            /** @enum {string} */
+            type: "compaction";
+            /** @description The ID of the compaction item (`cmp_…`). */
+            id?: string | null;
+            /** @description The encrypted content of the compaction summary. */
+            encrypted_content: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description Compacts the current context; must be the final input item (OpenAI's `CompactionTriggerItemParam`).
+         *     The answer's output is then one `compaction` item. An `api: responses` upstream gets it as it is; for
+         *     any other the gateway asks the same model for a summary and seals it into the item itself.
+         */
+        ResponsesCompactionTrigger: {
+            /** @enum {string} */
+            type: "compaction_trigger";
+        };
+        /**
+         * @description A compaction item in output (OpenAI's `CompactionBody`). `encrypted_content` is opaque: the upstream's
+         *     own from an `api: responses` upstream, else sealed by the gateway (`gw1.…`, readable only by the
+         *     gateway, for the same account).
+         */
+        ResponsesCompaction: {
+            /** @enum {string} */
+            type: "compaction";
+            /** @description `cmp_…` */
+            id: string;
+            /** @description The encrypted content that was produced by compaction. */
+            encrypted_content: string;
+            /** @description The identifier of the actor that created the item. */
+            created_by?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /**
+         * @description `POST /v1/responses/compact` (OpenAI's `CompactResponseMethodPublicBody`): the conversation to compact,
+         *     as `input` and/or `previous_response_id`. Fields the gateway does not know are accepted and ignored.
+         */
+        ResponsesCompactRequest: {
+            /** @description A model ID from `GET /v1/models`. */
+            model: string;
+            /** @description The conversation to compact, as `POST /v1/responses` takes it; null or left out with `previous_response_id` alone. */
+            input?: (string | null) | components["schemas"]["ResponsesInputItem"][];
+            previous_response_id?: string | null;
+            instructions?: string | null;
+            prompt_cache_key?: string | null;
+        };
+        /**
+         * @description The compacted conversation (OpenAI's `CompactResource`): the user messages of the input as they were,
+         *     then one `compaction` item standing for the rest; send `output` as the next request's input.
+         */
+        ResponsesCompactResource: {
+            id: string;
+            /** @enum {string} */
+            object: "response.compaction";
+            output: (components["schemas"]["ResponsesInputMessage"] | components["schemas"]["ResponsesOutputItem"])[];
+            /** @description Unix seconds. */
+            created_at: number;
+            usage: components["schemas"]["ResponsesUsage"];
         };
         /**
          * @description A `reasoning` item sent back as input. Unlike in output (`ResponsesReasoning`), `id` may be left out;
@@ -1874,12 +2447,12 @@ export type components = {
             /** @enum {string} */
             type: "reasoning";
             /** @description `rs_…` */
-            id?: string;
+            id?: string | null;
             summary: components["schemas"]["ResponsesSummaryText"][];
             content?: components["schemas"]["ResponsesReasoningText"][];
             encrypted_content?: string | null;
-            /** @enum {string} */
-            status?: "in_progress" | "completed" | "incomplete";
+            /** @enum {string|null} */
+            status?: "in_progress" | "completed" | "incomplete" | null;
         };
         /** @description Refers to an item of a stored response by its ID. */
         ResponsesItemReference: {
@@ -1934,7 +2507,7 @@ export type components = {
             /** @enum {string} */
             type: "web_search" | "web_search_2025_08_26" | "web_search_preview" | "web_search_preview_2025_03_11" | "file_search" | "code_interpreter" | "image_generation" | "computer_use_preview" | "computer_use" | "computer" | "mcp" | "local_shell" | "shell" | "apply_patch" | "tool_search" | "programmatic_tool_calling";
             /** @description Hosted tools are named by `type`; `mcp` tools by `server_label`. */
-            name?: string;
+            name?: string | null;
         } & {
             [key: string]: unknown;
         };
@@ -1951,16 +2524,40 @@ export type components = {
             strict?: boolean | null;
             defer_loading?: boolean;
         };
-        /** @description `auto` (the default), `none`, `required`, or one named function or custom tool. */
+        /**
+         * @description `auto` (the default), `none`, `required`, or one named function or custom tool; or, as OpenAI takes
+         *     them, a hosted tool by `type`, an MCP server's tool, or `allowed_tools`. Those are for OpenAI's own
+         *     tools and its `allowed_tools` mode, which no other upstream has: a request that names one is refused
+         *     with a 400 saying so, unless it is forwarded to an `api: responses` upstream.
+         */
         ResponsesToolChoice: ("none" | "auto" | "required") | {
             /** @enum {string} */
             type: "function" | "custom";
             name: string;
+        } | {
+            /** @enum {string} */
+            type: "file_search" | "web_search_preview" | "web_search_preview_2025_03_11" | "computer" | "computer_use_preview" | "computer_use" | "image_generation" | "code_interpreter" | "programmatic_tool_calling" | "apply_patch" | "shell";
+        } | {
+            /** @enum {string} */
+            type: "mcp";
+            server_label: string;
+            name?: string | null;
+        } | {
+            /** @enum {string} */
+            type: "allowed_tools";
+            /** @enum {string} */
+            mode: "auto" | "required";
+            tools: {
+                [key: string]: unknown;
+            }[];
         };
         /** @description Options for reasoning models; other models ignore them. */
         ResponsesReasoningConfig: {
-            /** @enum {string|null} */
-            effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | null;
+            /**
+             * @description `max` is one step past `xhigh`: passed on to OpenAI, read as `xhigh` by the other upstreams.
+             * @enum {string|null}
+             */
+            effort?: "none" | "minimal" | "low" | "medium" | "high" | "xhigh" | "max" | null;
             /**
              * @description Ask for a reasoning summary in `reasoning` output items.
              * @enum {string|null}
@@ -2035,6 +2632,10 @@ export type components = {
             /** @description The request's `instructions`. */
             instructions?: (string | null) | components["schemas"]["ResponsesInputItem"][];
             previous_response_id?: string | null;
+            /** @description The conversation this response's items were appended to (the request's `conversation`). */
+            conversation?: {
+                id: string;
+            } | null;
             store?: boolean;
             background?: boolean | null;
             max_output_tokens?: number | null;
@@ -2055,7 +2656,7 @@ export type components = {
             service_tier?: string | null;
         };
         /** @description One output item, told apart by `type`. */
-        ResponsesOutputItem: components["schemas"]["ResponsesOutputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesReasoning"] | components["schemas"]["ResponsesCustomToolCall"] | components["schemas"]["ResponsesHostedToolCall"];
+        ResponsesOutputItem: components["schemas"]["ResponsesOutputMessage"] | components["schemas"]["ResponsesFunctionCall"] | components["schemas"]["ResponsesReasoning"] | components["schemas"]["ResponsesCustomToolCall"] | components["schemas"]["ResponsesCompaction"] | components["schemas"]["ResponsesHostedToolCall"];
         /** @description An assistant message. `content` is empty in `response.output_item.added`. */
         ResponsesOutputMessage: {
             /** @description `msg_…` */
@@ -2133,7 +2734,7 @@ export type components = {
          */
         ResponsesHostedToolCall: {
             /** @enum {string} */
-            type: "file_search_call" | "computer_call" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "compaction" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_call" | "program" | "program_output" | "mcp_approval_response";
+            type: "file_search_call" | "computer_call" | "web_search_call" | "tool_search_call" | "tool_search_output" | "additional_tools" | "image_generation_call" | "code_interpreter_call" | "local_shell_call" | "local_shell_call_output" | "shell_call" | "shell_call_output" | "apply_patch_call" | "apply_patch_call_output" | "mcp_list_tools" | "mcp_approval_request" | "mcp_call" | "program" | "program_output" | "mcp_approval_response";
             id: string;
         } & {
             [key: string]: unknown;
@@ -2204,6 +2805,241 @@ export type components = {
             first_id: string | null;
             /** @description The last item's ID, to pass as `after` for the next page; null when `data` is empty. */
             last_id: string | null;
+            has_more: boolean;
+        };
+        /** @description Up to 16 pairs of strings; keys up to 64 characters, values up to 512. */
+        ConversationMetadata: {
+            [key: string]: string;
+        } | null;
+        ConversationCreateRequest: {
+            metadata?: components["schemas"]["ConversationMetadata"];
+            /** @description The conversation's first items, up to 20. */
+            items?: components["schemas"]["ResponsesInputItem"][] | null;
+        };
+        ConversationUpdateRequest: {
+            metadata: components["schemas"]["ConversationMetadata"];
+        };
+        ConversationItemsCreateRequest: {
+            /** @description The items to append, in order, up to 20. */
+            items: components["schemas"]["ResponsesInputItem"][];
+        };
+        Conversation: {
+            /** @description `conv_…` */
+            id: string;
+            /** @enum {string} */
+            object: "conversation";
+            /** @description The conversation's metadata; `{}` when none was set. */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @description Unix seconds. */
+            created_at: number;
+        };
+        ConversationDeletion: {
+            id: string;
+            /** @enum {string} */
+            object: "conversation.deleted";
+            /** @enum {boolean} */
+            deleted: true;
+        };
+        /**
+         * @description One item of a conversation, as OpenAI lists it: each with its `id`; messages, function and custom
+         *     tool calls and their outputs with a `status` (`completed` where the request gave none); an assistant
+         *     message's `output_text` parts with `annotations` and `logprobs`.
+         */
+        ConversationItem: components["schemas"]["ResponsesInputItem"];
+        ConversationItemList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["ConversationItem"][];
+            /** @description The first item's ID; empty when `data` is (OpenAI's spec allows no null here). */
+            first_id: string;
+            /** @description The last item's ID, to pass as `after` for the next page; empty when `data` is. */
+            last_id: string;
+            has_more: boolean;
+        };
+        /**
+         * @description What the file is for, as OpenAI's `CreateFileRequest` lists it. Every purpose is stored and can be
+         *     listed, retrieved, downloaded and deleted; only `batch` is read by the gateway (the input of
+         *     `POST /v1/batches`), and only `batch` is checked at upload (JSONL, one request per line). The others are
+         *     kept for clients that upload them, but no gateway endpoint reads them (a `file_id` in a model request is
+         *     not resolved). OpenAI's `evals` is not taken: OpenAI's own file object has no such purpose to answer with.
+         * @enum {string}
+         */
+        FileUploadPurpose: "assistants" | "batch" | "fine-tune" | "vision" | "user_data";
+        /**
+         * @description The file's purpose: one a client uploaded with, or `batch_output` for the output and error files the
+         *     gateway writes for a batch (never an upload's).
+         * @enum {string}
+         */
+        FilePurpose: "assistants" | "batch" | "batch_output" | "fine-tune" | "vision" | "user_data";
+        /**
+         * @description When the file expires, counted from its creation (OpenAI's `FileExpirationAfter`). Without it, `batch`
+         *     files expire after 30 days and the others are kept until deleted, as at OpenAI. Multipart fields are
+         *     strings: the SDK sends `expires_after[anchor]` and `expires_after[seconds]`; a JSON object in one
+         *     `expires_after` field is taken too.
+         */
+        FileExpirationAfter: {
+            /** @enum {string} */
+            anchor: "created_at";
+            /** @description 3600 (1 hour) to 2592000 (30 days), as a digit string. */
+            seconds: string;
+        };
+        /**
+         * @description `POST /v1/files` (multipart/form-data). `file` is a file part, required (a form without one is a 400
+         *     naming it); the text fields are strings.
+         */
+        FileCreateRequest: {
+            /**
+             * Format: binary
+             * @description The file. For `purpose: batch`, JSONL: one JSON object per line with a `custom_id` unique in the
+             *     file, `method: POST`, a `url` of `/v1/chat/completions`, `/v1/responses` or `/v1/embeddings`, and a
+             *     `body` object; a line that breaks this is a 400 naming the line number. Empty lines are skipped.
+             */
+            file?: string;
+            purpose: components["schemas"]["FileUploadPurpose"];
+            /** @description An expiration policy, as bracketed fields or as one JSON object string. */
+            expires_after?: components["schemas"]["FileExpirationAfter"] | string;
+        };
+        /**
+         * @description A stored file, in OpenAI's `OpenAIFile` shape. `status` is always `processed`: a file is stored only
+         *     once it has been read whole (and, for `batch`, checked).
+         */
+        File: {
+            /** @description `file-` and 32 hexadecimal digits. */
+            id: string;
+            /** @enum {string} */
+            object: "file";
+            bytes: number;
+            /** @description Unix seconds. */
+            created_at: number;
+            /** @description Unix seconds; absent for a file kept until deleted. */
+            expires_at?: number;
+            filename: string;
+            purpose: components["schemas"]["FilePurpose"];
+            /**
+             * @description Deprecated at OpenAI; always `processed` here.
+             * @enum {string}
+             */
+            status: "processed";
+        };
+        /** @description A page of files (OpenAI's `ListFilesResponse`); `first_id` and `last_id` are '' on an empty page. */
+        FileList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["File"][];
+            first_id: string;
+            last_id: string;
+            has_more: boolean;
+        };
+        /** @description OpenAI's `DeleteFileResponse`. */
+        FileDeletion: {
+            id: string;
+            /** @enum {string} */
+            object: "file";
+            deleted: boolean;
+        };
+        /**
+         * @description The endpoint every request of the batch is sent to; each line's `url` must be this one. OpenAI's other
+         *     batch endpoints (`/v1/completions`, `/v1/moderations`, images, videos) are not served by the gateway.
+         * @enum {string}
+         */
+        BatchEndpoint: "/v1/chat/completions" | "/v1/responses" | "/v1/embeddings";
+        /** @description Up to 16 pairs of strings; keys up to 64 characters, values up to 512 (OpenAI's `Metadata`). */
+        BatchMetadata: {
+            [key: string]: string;
+        } | null;
+        /** @description `POST /v1/batches` (OpenAI's `CreateBatchRequest`). */
+        BatchCreateRequest: {
+            /** @description An OpenAI File of the account with `purpose` `batch` (JSONL, checked when it was uploaded). */
+            input_file_id: string;
+            endpoint: components["schemas"]["BatchEndpoint"];
+            /**
+             * @description Only `24h`, as at OpenAI; requests not run by then are `expired`.
+             * @enum {string}
+             */
+            completion_window: "24h";
+            metadata?: components["schemas"]["BatchMetadata"];
+            /** @description When the output and error files expire, counted from their creation; without it they are kept until deleted. */
+            output_expires_after?: {
+                /** @enum {string} */
+                anchor: "created_at";
+                seconds: number;
+            };
+        };
+        /** @description Why a batch failed (OpenAI's `BatchError`); `line` is the input file's line, from 1. */
+        BatchError: {
+            code: string;
+            message: string;
+            param?: string | null;
+            line?: number | null;
+        };
+        /**
+         * @description The batch's requests: `completed` were answered 2xx; `failed` were answered otherwise, or were cancelled
+         *     or expired (each is a line of the error file); the rest are still to run.
+         */
+        BatchRequestCounts: {
+            total: number;
+            completed: number;
+            failed: number;
+        };
+        /** @description The tokens of the batch's requests so far, summed from their ledger rows. */
+        BatchUsage: {
+            input_tokens: number;
+            input_tokens_details: {
+                cached_tokens: number;
+            };
+            output_tokens: number;
+            output_tokens_details: {
+                reasoning_tokens: number;
+            };
+            total_tokens: number;
+        };
+        /**
+         * @description A batch, in OpenAI's `Batch` shape; times are Unix seconds, null until they happen. `validating` is never
+         *     reported (the input file is checked when the batch is created); `finalizing` is the short time between
+         *     the last request ending and the output files being written.
+         */
+        Batch: {
+            /** @description `batch_` and 24 random characters. */
+            id: string;
+            /** @enum {string} */
+            object: "batch";
+            endpoint: components["schemas"]["BatchEndpoint"];
+            /** @description Why the batch failed; null unless it did. */
+            errors?: {
+                /** @enum {string} */
+                object: "list";
+                data: components["schemas"]["BatchError"][];
+            } | null;
+            input_file_id: string;
+            completion_window: string;
+            /** @enum {string} */
+            status: "validating" | "failed" | "in_progress" | "finalizing" | "completed" | "expired" | "cancelling" | "cancelled";
+            /** @description The answers of requests answered 2xx; null until the batch has ended, and when there are none. */
+            output_file_id?: string | null;
+            /** @description The requests answered otherwise, cancelled or expired; null until the batch has ended, and when there are none. */
+            error_file_id?: string | null;
+            created_at: number;
+            in_progress_at?: number | null;
+            expires_at?: number | null;
+            finalizing_at?: number | null;
+            completed_at?: number | null;
+            failed_at?: number | null;
+            expired_at?: number | null;
+            cancelling_at?: number | null;
+            cancelled_at?: number | null;
+            request_counts: components["schemas"]["BatchRequestCounts"];
+            usage?: components["schemas"]["BatchUsage"];
+            metadata?: components["schemas"]["BatchMetadata"];
+        };
+        /** @description A page of batches (OpenAI's `ListBatchesResponse`); an empty page has no `first_id` and `last_id`. */
+        BatchList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["Batch"][];
+            first_id?: string;
+            last_id?: string;
             has_more: boolean;
         };
         /**
@@ -2679,6 +3515,143 @@ export type components = {
             context_management?: {
                 [key: string]: unknown;
             } | null;
+        };
+        /**
+         * @description The requests of the batch, each a `custom_id` and the `params` of a `POST /v1/messages` call. The params
+         *     are checked when their line runs, as `POST /v1/messages` checks them (contract, model, permissions):
+         *     a line that fails is an `errored` result, never the whole batch. `stream: true` is refused at once, as a
+         *     batch answers no stream.
+         */
+        MessageBatchCreateRequest: {
+            requests: components["schemas"]["MessageBatchRequest"][];
+        };
+        MessageBatchRequest: {
+            /** @description Unique within the batch; the results name their request by it. */
+            custom_id: string;
+            /** @description The body of a `POST /v1/messages` call (AnthropicCreateMessageRequest), without `stream`. */
+            params: {
+                [key: string]: unknown;
+            };
+        };
+        MessageBatch: {
+            /** @description `msgbatch_` and 24 hex digits. */
+            id: string;
+            /** @enum {string} */
+            type: "message_batch";
+            /**
+             * @description `ended` once every request has a result: succeeded, errored, canceled or expired.
+             * @enum {string}
+             */
+            processing_status: "in_progress" | "canceling" | "ended";
+            request_counts: components["schemas"]["MessageBatchRequestCounts"];
+            /**
+             * Format: date-time
+             * @description RFC 3339.
+             */
+            ended_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description 24 hours after creation (`batches.expires_after_hours`); requests without a result by then are `expired`.
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description Always null (the gateway archives nothing).
+             */
+            archived_at: string | null;
+            /** Format: date-time */
+            cancel_initiated_at: string | null;
+            /** @description The gateway's `GET /v1/messages/batches/{id}/results` (under `public_base_url`, else the address the request came to) once the batch has ended; null before. */
+            results_url: string | null;
+        };
+        MessageBatchRequestCounts: {
+            processing: number;
+            succeeded: number;
+            errored: number;
+            canceled: number;
+            expired: number;
+        };
+        MessageBatchList: {
+            data: components["schemas"]["MessageBatch"][];
+            has_more: boolean;
+            first_id: string | null;
+            last_id: string | null;
+        };
+        DeletedMessageBatch: {
+            id: string;
+            /** @enum {string} */
+            type: "message_batch_deleted";
+        };
+        /** @description One line of the results (JSONL). */
+        MessageBatchIndividualResponse: {
+            custom_id: string;
+            /** @description `succeeded` with the `message` (AnthropicMessage), `errored` with the `error` (AnthropicError: the answer the line's request got), or `canceled` / `expired` alone. */
+            result: {
+                /** @enum {string} */
+                type: "succeeded" | "errored" | "canceled" | "expired";
+                message?: components["schemas"]["AnthropicMessage"];
+                error?: components["schemas"]["AnthropicError"];
+            };
+        };
+        /**
+         * @description A batch as the console shows it, whichever API made it: Anthropic's Message Batches (`kind: anthropic`)
+         *     or OpenAI's Batch API (`kind: openai`). Each kind's own API (`/v1/messages/batches`, `/v1/batches`) shows
+         *     it in that API's shape; this is the same batch, read from the same store.
+         */
+        BatchOverview: {
+            /** @description `msgbatch_…` (Anthropic) or `batch_…` (OpenAI). */
+            id: string;
+            /** @enum {string} */
+            object: "batch_overview";
+            /**
+             * @description The API that made the batch, and whose API serves its results.
+             * @enum {string}
+             */
+            kind: "anthropic" | "openai";
+            account_id: string;
+            /** @description The key that made the batch; its lines run under it. */
+            key_id: string;
+            /**
+             * @description `validating` while an OpenAI batch's input file is being stored (no request runs yet); `ended` once every request has an outcome: succeeded, errored, canceled or expired.
+             * @enum {string}
+             */
+            status: "validating" | "in_progress" | "canceling" | "ended";
+            request_counts: components["schemas"]["BatchOverviewCounts"];
+            /** @description Unix seconds. */
+            created_at: number;
+            /** @description Unix seconds: when its first request was taken up; null before. */
+            started_at: number | null;
+            /** @description Unix seconds; null until it has ended. */
+            ended_at: number | null;
+            /** @description Unix seconds: requests without an outcome by then are `expired`. */
+            expires_at: number;
+            /** @description Unix seconds; null unless canceled. */
+            cancel_requested_at: number | null;
+            /** @description Anthropic batches: the gateway's `GET /v1/messages/batches/{id}/results` (under `public_base_url`, else the address the request came to) once the batch has ended; null before, and for OpenAI batches, whose results are files (`output_file_id`, `error_file_id`). */
+            results_url: string | null;
+            /** @description OpenAI batches, once written: the file of the lines that succeeded (`GET /v1/files/{id}/content`). */
+            output_file_id?: string | null;
+            /** @description OpenAI batches, once written: the file of the lines that failed (`GET /v1/files/{id}/content`). */
+            error_file_id?: string | null;
+        };
+        /** @description The batch's requests by outcome; `processing` are those without one yet, and all add up to `total`. */
+        BatchOverviewCounts: {
+            total: number;
+            processing: number;
+            succeeded: number;
+            errored: number;
+            canceled: number;
+            expired: number;
+        };
+        BatchOverviewList: {
+            /** @enum {string} */
+            object: "list";
+            data: components["schemas"]["BatchOverview"][];
+            /** @description True when there are older batches; pass `last_id` as `after` to read them. */
+            has_more: boolean;
+            last_id: string | null;
         };
         /** @description The token-relevant part of a Messages request. Fields the gateway does not know are accepted and ignored. */
         AnthropicCountTokensRequest: {
@@ -3581,6 +4554,34 @@ export type components = {
          * @example key_3f9a1c2b7d4e8f60
          */
         KeyId: string;
+        /**
+         * @description The conversation's `id`, as returned when it was created.
+         * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+         */
+        ConversationId: string;
+        /**
+         * @description ID of the Message Batch (`msgbatch_…`).
+         * @example msgbatch_0123456789abcdef01234567
+         */
+        MessageBatchId: string;
+        /**
+         * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+         * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+         */
+        FileId: string;
+        /**
+         * @description The batch's `id`, as returned when it was created.
+         * @example batch_8f3a2b1c9d0e7f6a5b4c3d2e
+         */
+        BatchId: string;
+        /**
+         * @description OpenAI's extra output fields (`message.output_text.logprobs`, `reasoning.encrypted_content`, …).
+         *     Accepted and ignored: the gateway lists items as it keeps them, with whatever of those they carry.
+         * @example [
+         *       "reasoning.encrypted_content"
+         *     ]
+         */
+        ConversationInclude: string[];
         /** @description Records per JSON page, 1 to 1000 (default 100); a larger limit on a JSON page is refused with 400. Every page but the last has a `next_before`, whatever the limit. For a CSV or NDJSON export, the most records the file holds, 1 to 1,000,000 (default 1,000,000). */
         UsageRecordLimit: number;
         /** @description The `next_before` of the previous page, to read on from there. */
@@ -3595,6 +4596,10 @@ export type components = {
         UsageTo: number;
         /** @description `day` (UTC, default), `model` or `key`. */
         UsageGroupBy: "day" | "model" | "key";
+        /** @description Batches per page, newest first. */
+        BatchOverviewLimit: number;
+        /** @description A batch `id` from the previous page (its `last_id`); the page lists the batches older than it. */
+        BatchOverviewAfter: string;
         /**
          * @description A model ID from `GET /v1/models`; may contain `/`.
          * @example builtin/echo
@@ -3910,6 +4915,37 @@ export interface operations {
             default: components["responses"]["OpenAIError"];
         };
     };
+    compactResponse: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ResponsesCompactRequest"];
+            };
+        };
+        responses: {
+            /** @description The compacted conversation. */
+            200: {
+                headers: {
+                    "x-gateway-model": components["headers"]["GatewayModel"];
+                    "x-gateway-provider": components["headers"]["GatewayProvider"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResponsesCompactResource"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
     getResponse: {
         parameters: {
             query?: never;
@@ -4016,6 +5052,307 @@ export interface operations {
                 };
             };
             400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConversationCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The new conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    updateConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationUpdateRequest"];
+            };
+        };
+        responses: {
+            /** @description The conversation as updated. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    deleteConversation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationDeletion"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listConversationItems: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Return items after this item ID (in the chosen `order`).
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e800
+                 */
+                after?: string;
+                /**
+                 * @description Page size, from 1 to 100.
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description `desc` (newest first, the default) or `asc`.
+                 * @example asc
+                 */
+                order?: "asc" | "desc";
+                /**
+                 * @description OpenAI's extra output fields (`message.output_text.logprobs`, `reasoning.encrypted_content`, …).
+                 *     Accepted and ignored: the gateway lists items as it keeps them, with whatever of those they carry.
+                 * @example [
+                 *       "reasoning.encrypted_content"
+                 *     ]
+                 */
+                include?: components["parameters"]["ConversationInclude"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of items. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationItemList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createConversationItems: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenAI's extra output fields (`message.output_text.logprobs`, `reasoning.encrypted_content`, …).
+                 *     Accepted and ignored: the gateway lists items as it keeps them, with whatever of those they carry.
+                 * @example [
+                 *       "reasoning.encrypted_content"
+                 *     ]
+                 */
+                include?: components["parameters"]["ConversationInclude"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConversationItemsCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The added items, in the order given. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationItemList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    getConversationItem: {
+        parameters: {
+            query?: {
+                /**
+                 * @description OpenAI's extra output fields (`message.output_text.logprobs`, `reasoning.encrypted_content`, …).
+                 *     Accepted and ignored: the gateway lists items as it keeps them, with whatever of those they carry.
+                 * @example [
+                 *       "reasoning.encrypted_content"
+                 *     ]
+                 */
+                include?: components["parameters"]["ConversationInclude"];
+            };
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+                /**
+                 * @description The item's `id`.
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e800
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConversationItem"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            501: components["responses"]["OpenAINotImplemented"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    deleteConversationItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The conversation's `id`, as returned when it was created.
+                 * @example conv_0a1b2c3d4e5f60718293a4b5c6d7e8f9a0b1c2d3e4f5a6b7
+                 */
+                conversation_id: components["parameters"]["ConversationId"];
+                /**
+                 * @description The item's `id`.
+                 * @example msg_0a1b2c3d4e5f60718293a4b5c6d7e800
+                 */
+                item_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The conversation the item was deleted from. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversation"];
+                };
+            };
             401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
             501: components["responses"]["OpenAINotImplemented"];
@@ -4147,6 +5484,269 @@ export interface operations {
             default: components["responses"]["OpenAIError"];
         };
     };
+    listFiles: {
+        parameters: {
+            query?: {
+                /** @description Only files with this purpose (any other string lists none). */
+                purpose?: string;
+                /** @description How many files, 1 to 10,000 (OpenAI's range); 10,000 by default, as at OpenAI. */
+                limit?: number;
+                /** @description By `created_at`; `desc` (newest first) by default. */
+                order?: "asc" | "desc";
+                /** @description A file ID from the previous page (its `last_id`); the page starts after it. An ID the account does not have is a 400. */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of files. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["FileCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The stored file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            413: components["responses"]["OpenAITooLarge"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    retrieveFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+                 * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+                 */
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["File"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    deleteFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+                 * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+                 */
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FileDeletion"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    downloadFile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The file's `id`, as returned when it was uploaded (or as a batch's `output_file_id` / `error_file_id`).
+                 * @example file-6f1d2c3b4a5968778695a4b3c2d1e0f1
+                 */
+                file_id: components["parameters"]["FileId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file's content. */
+            200: {
+                headers: {
+                    /** @description `attachment`, with the file's name. */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/octet-stream": string;
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listBatches: {
+        parameters: {
+            query?: {
+                /** @description A batch ID from the previous page (its `last_id`); the page holds older batches. An ID the account does not have gives an empty page. */
+                after?: string;
+                /** @description How many batches, 1 to 100 (OpenAI's range, stated in its words only; a value outside is taken as the nearest end); 20 by default, as at OpenAI. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    createBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, `in_progress` (or `failed` when a line names another endpoint). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    retrieveBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch's `id`, as returned when it was created.
+                 * @example batch_8f3a2b1c9d0e7f6a5b4c3d2e
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    cancelBatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The batch's `id`, as returned when it was created.
+                 * @example batch_8f3a2b1c9d0e7f6a5b4c3d2e
+                 */
+                batch_id: components["parameters"]["BatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, `cancelling` (or as it was, if it had ended). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Batch"];
+                };
+            };
+            401: components["responses"]["OpenAIUnauthorized"];
+            404: components["responses"]["OpenAINotFound"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
     createMessage: {
         parameters: {
             query?: {
@@ -4249,6 +5849,256 @@ export interface operations {
             401: components["responses"]["AnthropicUnauthorized"];
             404: components["responses"]["AnthropicNotFound"];
             529: components["responses"]["AnthropicOverloaded"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    listMessageBatches: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Batches per page, 1 to 1000 (default 20).
+                 * @example 20
+                 */
+                limit?: number;
+                /**
+                 * @description The page after this batch (`last_id` of the previous page).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                after_id?: string;
+                /**
+                 * @description The page before this batch (`first_id` of the next page).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                before_id?: string;
+            };
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatchList"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    createMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageBatchCreateRequest"];
+            };
+        };
+        responses: {
+            /** @description The batch, `in_progress`. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    retrieveMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    deleteMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deletion receipt. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedMessageBatch"];
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    cancelMessageBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The batch, `canceling` (or as it was, when already ended). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MessageBatch"];
+                };
+            };
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
+            default: components["responses"]["AnthropicErrorResponse"];
+        };
+    };
+    getMessageBatchResults: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Sent by every SDK; any value is accepted.
+                 * @example 2023-06-01
+                 */
+                "anthropic-version"?: string;
+                /**
+                 * @description Accepted and ignored here; each line's own request is what betas apply to.
+                 * @example message-batches-2024-09-24
+                 */
+                "anthropic-beta"?: string;
+            };
+            path: {
+                /**
+                 * @description ID of the Message Batch (`msgbatch_…`).
+                 * @example msgbatch_0123456789abcdef01234567
+                 */
+                message_batch_id: components["parameters"]["MessageBatchId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One JSON object per line. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-jsonl": string;
+                };
+            };
+            400: components["responses"]["AnthropicBadRequest"];
+            401: components["responses"]["AnthropicUnauthorized"];
+            404: components["responses"]["AnthropicNotFound"];
             default: components["responses"]["AnthropicErrorResponse"];
         };
     };
@@ -5411,6 +7261,63 @@ export interface operations {
             401: components["responses"]["OpenAIUnauthorized"];
             404: components["responses"]["OpenAINotFound"];
             default: components["responses"]["OpenAIError"];
+        };
+    };
+    listMyBatches: {
+        parameters: {
+            query?: {
+                /** @description Batches per page, newest first. */
+                limit?: components["parameters"]["BatchOverviewLimit"];
+                /** @description A batch `id` from the previous page (its `last_id`); the page lists the batches older than it. */
+                after?: components["parameters"]["BatchOverviewAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchOverviewList"];
+                };
+            };
+            400: components["responses"]["OpenAIBadRequest"];
+            401: components["responses"]["OpenAIUnauthorized"];
+            default: components["responses"]["OpenAIError"];
+        };
+    };
+    listAllBatches: {
+        parameters: {
+            query?: {
+                account_id?: string;
+                /** @description Batches per page, newest first. */
+                limit?: components["parameters"]["BatchOverviewLimit"];
+                /** @description A batch `id` from the previous page (its `last_id`); the page lists the batches older than it. */
+                after?: components["parameters"]["BatchOverviewAfter"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page of batches. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchOverviewList"];
+                };
+            };
+            400: components["responses"]["AdminBadRequest"];
+            401: components["responses"]["AdminUnauthorized"];
+            default: components["responses"]["AdminError"];
         };
     };
 }

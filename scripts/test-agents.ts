@@ -3,14 +3,18 @@
  * the cache outside the repository, then runs test/agents/coding-agents.agent-test.ts (or, with --record,
  * test/agents/record-clients.ts) inside a new network namespace that has only loopback (`unshare -n`, which
  * needs root), so the clients reach the gateway and the scripted upstreams and nothing else. Naming clients
- * (claude-code, codex, gemini-cli, opencode) or routes (builtin, openai-chat, openai-responses, anthropic,
- * gemini) narrows the run.
+ * (agents-sdk-chat, agents-sdk-responses, claude-agent-sdk, claude-code, codex, codex-openai,
+ * codex-websocket-provider, codex-compaction, gemini-cli, opencode, qwen-code-openai-chat,
+ * qwen-code-openai-responses, qwen-code-anthropic, qwen-code-gemini, kilo-code) or routes (builtin, openai-chat,
+ * openai-responses, anthropic, gemini) narrows the run. The OpenAI Agents SDK is a library: its clients run a
+ * script of ours (test/agents/agents-sdk/) on the Node 24 installed beside it, and are not recorded (their
+ * conversations live in the gateway). The Claude Agent SDK runs so too (test/agents/claude-agent-sdk/).
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { agentRoutes } from '../test/agents/agent-routes.js';
 import { agentClients } from '../test/agents/clients/all-clients.js';
-import { installAgent } from '../test/agents/install-agents.js';
+import { installAgent, installDir, installedPackages } from '../test/agents/install-agents.js';
 
 const args = process.argv.slice(2);
 const record = args.includes('--record');
@@ -30,8 +34,10 @@ if (process.getuid?.() !== 0) {
 
 // Before the namespace: the installs are the only step that needs the registry.
 const started = Date.now();
-await Promise.all(clients.map((client) => installAgent(client)));
-console.log(`coding agents ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${clients.map((client) => `${client.npmPackage}@${client.version}`).join(', ')}`);
+// One install per package version: Codex's configurations share one.
+const installs = new Map(clients.map((client) => [installDir(client), client]));
+await Promise.all([...installs.values()].map((client) => installAgent(client)));
+console.log(`coding agents ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...installs.values()].flatMap((client) => installedPackages(client)).join(', ')}`);
 
 const inside = record
   ? [process.execPath, '--import', 'tsx', 'test/agents/record-clients.ts', ...clientNames]

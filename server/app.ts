@@ -1,9 +1,10 @@
 import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { operationRoutes, type OperationRoute } from '../generated/operations.js';
+import { operationRoutes, type OperationId, type OperationRoute } from '../generated/operations.js';
 import type { GatewayConfig } from './config/config-schema.js';
 import { createConfigReloader, type ConfigReloader } from './config/reload-config.js';
 import type { Settings } from './config/settings.js';
@@ -17,10 +18,21 @@ import { createCors } from './http/cors.js';
 import { createErrorHandler } from './http/error-handler.js';
 import { createFrontDoor, refuseUnmatched } from './http/front-door/create-front-door.js';
 import { OperationTable } from './http/front-door/operation-table.js';
+import { createUpgradeDoor } from './http/front-door/upgrade-door.js';
+import { createResponsesSockets } from './http/websocket/responses-sockets.js';
 import { createGatewayServer } from './http/gateway-server.js';
+import { createFileUpload } from './http/file-upload.js';
 import { createImageUpload } from './http/image-upload.js';
 import { InFlightRequests } from './http/in-flight-requests.js';
 import { createJsonBodyReader, requireUtf8 } from './http/json-body.js';
+import { createLineSender } from './http/batch-lines/send-line-in-process.js';
+import { InProcessCallers } from './http/in-process-callers.js';
+import { BatchRunner } from './batches/batch-runner.js';
+import { BatchFinishes } from './batches/batch-finishes.js';
+import { OpenAIBatchFinisher } from './batches/finish-openai-batches.js';
+import { openBatchStore } from './batches/open-batch-store.js';
+import { UpstreamBatchPoller } from './batches/upstream/upstream-batch-poller.js';
+import { forwardingPlanner } from './batches/upstream/plan-forwarding.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
 import { createOpenApiValidator } from './http/openapi-validator.js';
@@ -29,12 +41,15 @@ import { createRequestLogger } from './http/request-logger.js';
 import { startTracing } from './observability/tracing/start-tracing.js';
 import { traceCalls } from './observability/tracing/trace-calls.js';
 import { logFailedAttempts } from './logging/log-failed-attempts.js';
-import { LocalDiskImageStorage } from './image-files/local-disk-image-storage.js';
+import { chooseImageStorage } from './image-files/choose-image-storage.js';
+import { AccountFiles } from './files/account-files.js';
+import { chooseFileStorage } from './files/choose-file-storage.js';
 import type { LimitStore } from './limits/limit-store.js';
 import { MemoryLimitStore } from './limits/memory-limit-store.js';
 import { RedisLimitStore } from './limits/redis-limit-store.js';
 import { createMetering } from './usage/metering/create-metering.js';
 import { oneSpellingPerField } from './http/one-spelling-per-field.js';
+import { readSessionKey } from './http/read-session-key.js';
 import { observeRequests } from './observability/metrics/observe-requests.js';
 import { setUpMetrics } from './observability/metrics/setup-metrics.js';
 import { KeyAuthenticator } from './keys/key-authenticator.js';
@@ -44,7 +59,11 @@ import { sqliteFileOf, type GatewayDb } from './store/database.js';
 import { AccountStore } from './store/account-store.js';
 import { KeyStore } from './store/key-store.js';
 import { openLedgerReads } from './store/open-ledger-reads.js';
+import { ConversationStore } from './store/conversation-store.js';
+import { FileStore } from './store/file-store.js';
 import { ResponseStore } from './store/response-store.js';
+import { sharedSecret } from './store/shared-secret.js';
+import { CompactionSeal } from './protocols/openai-responses/compaction-seal.js';
 import { startLedgerRetention } from './usage/ledger-retention.js';
 import { SqliteLedgerWriter } from './usage/sqlite-ledger-writer.js';
 import { SyncLedger } from './usage/sync-ledger.js';
@@ -53,7 +72,7 @@ import { UsageStore } from './usage/usage-store.js';
 
 export interface AppDependencies {
   config: GatewayConfig;
-  settings: Pick<Settings, 'configPath' | 'adminKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir' | 'redisUrl'>;
+  settings: Pick<Settings, 'configPath' | 'adminKey' | 'compactionKey' | 'maxBodyBytes' | 'maxUploadFileBytes' | 'nodeEnv' | 'dataDir' | 'redisUrl'>;
   db: GatewayDb;
   logger: Logger;
 }
@@ -123,12 +142,55 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     refuseFragmentInTarget,
     ...(allowCrossOrigin ? [allowCrossOrigin] : []),
   ];
-  const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey });
+  // Batch lines are requests the gateway sends itself, through its own front door, as the key that made the batch.
+  const inProcessCallers = new InProcessCallers();
+  const authenticate = createAuthentication({ keys: authenticator, adminKey: settings.adminKey, inProcess: inProcessCallers });
+  let listening: Server | undefined;
+  // On SQLite, in a thread of its own: a batch's store work must not slow model traffic (open-batch-store.ts).
+  const batches = await openBatchStore(db);
+  const batchStore = batches.store;
+  // On SQLite the database storage reads its chunks on the ledger's reader thread, off the event loop.
+  const fileStorage = chooseFileStorage({ setting: config.files.storage, db, reads: ledgerReads.db, directory: join(settings.dataDir, 'files') });
+  const files = new AccountFiles(new FileStore(db), fileStorage, { maxLineBytes: settings.maxBodyBytes });
+  const batchInstanceId = `inst_${randomUUID()}`;
+  const openAIFinisher = new OpenAIBatchFinisher({ store: batchStore, finishes: new BatchFinishes(db), files, instanceId: batchInstanceId, leaseMs: config.batches.lease_seconds * 1000, logger });
+  // Lines of models with `batch: upstream` go to the upstream's own batch API, tended from the runner's rounds.
+  const upstreamPoller = new UpstreamBatchPoller({
+    batches: batchStore,
+    upstream: batches.upstream,
+    registry,
+    logger,
+    instanceId: batchInstanceId,
+    leaseMs: config.batches.lease_seconds * 1000,
+    pollIntervalMs: config.batches.upstream_poll_interval_ms,
+    wake: () => batchRunner.wake(),
+  });
+  const batchRunner: BatchRunner = new BatchRunner({
+    instanceId: batchInstanceId,
+    finishEnded: (now) => openAIFinisher.finishWaiting(now),
+    tendUpstream: (now) => upstreamPoller.tend(now),
+    store: batchStore,
+    executor: createLineSender({ server: () => listening, callers: inProcessCallers, keyHashOf: (keyId) => keys.secretHashOf(keyId), renderError: errorBodyRenderers }),
+    logger,
+    linesInFlight: config.batches.lines_in_flight,
+    pollIntervalMs: config.batches.poll_interval_ms,
+    leaseMs: config.batches.lease_seconds * 1000,
+    maxAttempts: config.batches.max_attempts,
+  });
   const readJsonBody = createJsonBodyReader({
     limit: settings.maxBodyBytes,
     general: express.json({ limit: settings.maxBodyBytes, type: ['application/json', 'application/*+json'], verify: requireUtf8 }),
   });
-  const readUpload = createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes });
+  // Each multipart operation has its own reader: its fields, limits and where the files go.
+  const uploads: Partial<Record<OperationId, RequestHandler>> = {
+    createImageEdit: createImageUpload(join(settings.dataDir, 'uploads'), { fileBytes: settings.maxUploadFileBytes }),
+    createFile: createFileUpload(files.contentStorage, { maxBytes: config.files.max_bytes, maxLineBytes: settings.maxBodyBytes }),
+  };
+  const uploadReader = (route: OperationRoute): RequestHandler => {
+    const reader = uploads[route.operationId];
+    if (!reader) throw new Error(`no multipart reader for the operation '${route.operationId}' (app.ts)`);
+    return reader;
+  };
   const validate = await createOpenApiValidator({ validateResponses });
   const stepsFor = (route: OperationRoute) => [
     ...(route.security === 'public' ? [] : [authenticate]),
@@ -136,28 +198,47 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     ...(route.metering ? [metering.recordUsage] : []),
     readJsonBody,
     ...(route.metering ? [oneSpellingPerField, metering.middleware] : []),
-    ...(route.body === 'multipart' ? [readUpload] : []),
+    ...(route.body === 'multipart' ? [uploadReader(route)] : []),
     validate,
+    // Generations only: a session keeps its prompt cache warm; embeddings and token counts have none to keep.
+    ...(route.metering?.kind === 'generation' ? [readSessionKey] : []),
     ...(tracing ? [tracing.continueTrace] : []),
   ];
   // The console and the docs are static pages anyone may load (the console asks for a key).
   await mountBrowserPages(app);
   const responses = new ResponseStore(db);
-  const imageStorage = new LocalDiskImageStorage(join(settings.dataDir, 'images'));
+  const imageStorage = chooseImageStorage({ setting: config.images.storage, db, reads: ledgerReads.db, directory: join(settings.dataDir, 'images') });
   const cleanups = [
     startPeriodicCleanup('stored responses', () => responses.purgeExpired(), config.responses.purge_interval_minutes * 60_000, logger),
     startPeriodicCleanup('image files', () => imageStorage.deleteExpired(), config.images.sweep_interval_seconds * 1000, logger),
+    startPeriodicCleanup('files', () => files.deleteExpired(), config.files.sweep_interval_seconds * 1000, logger),
+    // What an instance stopped mid-upload left in the file storage (no write can clean up after a crash).
+    startPeriodicCleanup('files, uploads cut short', () => files.removeLeftovers(), config.files.sweep_interval_seconds * 1000, logger),
     ...(config.ledger.retention_days === undefined ? [] : [startLedgerRetention(ledger, config.ledger.retention_days, logger)]),
   ];
+  // OpenAI's WebSocket mode of the Responses API: `GET /v1/responses` with `Upgrade: websocket`, each turn a
+  // request through the front door (http/websocket/); its warm-ups are told apart by the create handler.
+  const responsesSockets = createResponsesSockets({
+    renderError: errorBodyRenderers.openai,
+    logger,
+    maxAgeMs: config.responses.websocket_max_connection_minutes * 60_000,
+    maxPayload: settings.maxBodyBytes,
+    ...(metrics && { openSockets: metrics }),
+  });
   const handlers = await createHandlers({
     registry,
     router,
     keys,
     accounts,
     usage,
+    files,
     ledgerRetentionDays: config.ledger.retention_days,
     responses,
+    conversations: new ConversationStore(db),
     responseRetentionSeconds: Math.round(config.responses.retention_days * 86_400),
+    isResponsesWarmUp: (req) => responsesSockets.isWarmUp(req),
+    // Without a configured key, the seal's secret is the store's, so every instance sharing it opens the others' items.
+    compactionSeal: new CompactionSeal(settings.compactionKey ?? (await sharedSecret(db, 'compaction'))),
     authenticator,
     images: { registry, router, storage: imageStorage, urlTtlMs: config.images.url_ttl_seconds * 1000, publicBaseUrl: config.public_base_url },
     serveMetrics,
@@ -167,6 +248,15 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
       draining: () => draining,
     },
     reloadConfig,
+    batches: {
+      store: batchStore,
+      wake: () => batchRunner.wake(),
+      maxRequests: config.batches.max_requests,
+      expiresAfterMs: config.batches.expires_after_hours * 3_600_000,
+      openAIFinisher,
+      forwardingPlanner: (protocol, access) => forwardingPlanner(protocol, access, registry),
+      forwardCancel: (batchId) => batches.upstream.dueNow(batchId, Date.now()),
+    },
   });
   const table = new OperationTable(operationRoutes);
   app.use(refuseUnmatched(table));
@@ -174,22 +264,46 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
   app.use(errorHandler);
   let metricsServer: Server | undefined;
   const dispatch = createFrontDoor({ table, pages: app, identify, stepsFor, handlers, errorHandler, protocolOf: protocolOfOperation });
+  const upgrade = createUpgradeDoor({
+    app,
+    table,
+    protocolOf: protocolOfOperation,
+    dispatch,
+    upgradable: (route) => route.operationId === 'createResponse',
+    steps: [...identify, authenticate],
+    errorHandler,
+    accept: (req, socket, head) => responsesSockets.accept(req, socket, head),
+  });
   return Object.assign(app, {
     // Express's own listen would serve every request through its router, not the front door.
     listen: (port: number, host: string) => {
       const server = createGatewayServer(app, dispatch);
       inFlight.watch(server);
+      responsesSockets.serveThrough(server);
+      server.on('upgrade', (req, socket, head) => upgrade(server, req, socket, head));
       metricsServer = listenForMetrics();
+      listening = server;
+      // Lines run through this server's front door, so the runner starts with it.
+      if (config.batches.enabled) server.once('listening', () => batchRunner.start());
       return server.listen(port, host);
     },
     inFlight,
     reloadConfig,
     startDraining: () => {
       draining = true;
+      // No line is claimed from now on; the lines running are requests in flight, which the drain waits for.
+      void batchRunner.stop();
+      void upstreamPoller.stop();
+      // Each WebSocket finishes its turn and closes with 1001 (its handshake's response counts as in flight until then).
+      responsesSockets.drain();
     },
     shutdown: async () => {
       for (const cleanup of cleanups) clearInterval(cleanup);
       metricsServer?.close();
+      // The lines that ran are over (the drain waited for them): record their outcomes before the store closes.
+      await batchRunner.stop();
+      await upstreamPoller.stop();
+      await batches.close();
       // Requests are over (the server has drained): settle their limits, then write every usage row.
       await metering.idle();
       await syncLedger?.idle();

@@ -5,12 +5,16 @@ import { createAccountHandlers } from './management/admin/handle-accounts.js';
 import { createAllModelsHandlers } from './management/admin/handle-all-models.js';
 import { createConfigReloadHandlers } from './management/admin/handle-config-reload.js';
 import { createKeyHandlers } from './management/admin/handle-keys.js';
+import { createBatchOverviewHandlers } from './management/batches/handle-batch-overview.js';
+import { createFileHandlers } from './management/files/handle-files.js';
+import { createBatchHandlers } from './management/batches/handle-batches.js';
 import { createUsageHandlers } from './management/usage/handle-usage.js';
 import { createListModelsHandler, createRetrieveModelHandler } from './protocols/openai-models/handle-models.js';
 import type { ProtocolDependencies } from './protocols/protocol-definition.js';
 import { modelListRenderers, protocolHandlers } from './protocols/registry.js';
 import { createOpenApiSpecHandler } from './management/operations/handle-openapi-spec.js';
 import { createReadinessHandler, type ReadinessProbes } from './management/operations/handle-readiness.js';
+import type { AccountFiles } from './files/account-files.js';
 import type { AccountStore } from './store/account-store.js';
 import type { ConfigReloader } from './config/reload-config.js';
 import type { KeyStore } from './store/key-store.js';
@@ -20,6 +24,8 @@ export interface HandlerDependencies extends ProtocolDependencies {
   keys: KeyStore;
   accounts: AccountStore;
   usage: UsageStore;
+  /** OpenAI Files (`/v1/files`), kept per account (files/account-files.ts). */
+  files: AccountFiles;
   /** `ledger.retention_days`: reports say since when rows are kept. */
   ledgerRetentionDays: number | undefined;
   authenticator: KeyAuthenticator;
@@ -51,6 +57,9 @@ export async function createHandlers(deps: HandlerDependencies): Promise<Operati
     ...createAllModelsHandlers(deps.registry),
     ...createConfigReloadHandlers(deps.reloadConfig),
     ...createUsageHandlers(deps.usage, deps.keys, deps.ledgerRetentionDays),
+    ...createFileHandlers(deps.files),
+    ...createBatchOverviewHandlers(deps.batches.store, deps.images.publicBaseUrl),
+    ...createBatchHandlers(deps.batches, deps.files),
     ...protocolHandlers(deps),
   };
   assertEveryOperationHandled(handlers);

@@ -103,7 +103,8 @@ describe('Anthropic: Claude Code’s recorded requests write caches of both TTLs
       assert.equal(row.cache_write_1h_input_tokens, 0);
       assert.equal(row.input_tokens, 3_012);
       assert.equal(row.service_tier, 'standard');
-      // Claude Sonnet 4.5: input $3, 5-minute cache writes $3.75, output $15 per million tokens.
+      // Claude Sonnet 4.5: input $3, 5-minute cache writes $3.75, output $15 per million tokens
+      // (platform.claude.com/docs/zh-CN/about-claude/pricing, "Model pricing", read 2026-11-27).
       closeTo(row.cost_usd, (12 * 3 + 3_000 * 3.75 + 30 * 15) / 1e6);
     });
 
@@ -113,7 +114,7 @@ describe('Anthropic: Claude Code’s recorded requests write caches of both TTLs
       const row = await rowOf(setup, await post(setup, recording.path, withSystemTtl(recording.body as Record<string, unknown>, '1h'), headers));
       assert.equal(row.cache_write_input_tokens, 3_000);
       assert.equal(row.cache_write_1h_input_tokens, 2_000);
-      // Two 1-hour writes at $6, one 5-minute write at $3.75; before issue 39 all 3,012 were billed at $3.
+      // Two 1-hour writes at $6, one 5-minute write at $3.75 (the same table); before issue 39 all 3,012 were billed at $3.
       closeTo(row.cost_usd, (12 * 3 + 1_000 * 3.75 + 2_000 * 6 + 30 * 15) / 1e6);
     });
   }
@@ -141,7 +142,8 @@ describe('Anthropic: Claude Code’s recorded requests write caches of both TTLs
       },
     });
     const row = await rowOf(setup, await post(setup, '/v1/messages', { model: 'agent-model', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] }));
-    // 100 in at $3, 2,000 read at $0.30, 50 out at $15; batch: half.
+    // 100 in at $3, 2,000 read at $0.30, 50 out at $15 (the same table); batch: half — the 50% discount is
+    // UNVERIFIED for Sonnet 4.5 (catalog/models/anthropic.yaml says why).
     closeTo(row.cost_usd, (0.5 * (100 * 3 + 2_000 * 0.3 + 50 * 15)) / 1e6);
     assert.equal(row.batch, true);
     assert.equal(row.service_tier, 'batch');
@@ -158,7 +160,8 @@ describe('OpenAI: the recorded chat answer, and the service tier OpenAI reports'
   test('gpt-4.1-nano, as recorded: 16 prompt tokens, 363 generated, `service_tier: default`', async () => {
     setup.upstream.enqueue({ fixture: 'openai-chat/non-stream-text.json', protocol: 'openai-chat' });
     const row = await rowOf(setup, await post(setup, '/v1/chat/completions', { model: 'nano', messages: [{ role: 'user', content: 'hi' }] }));
-    // gpt-4.1-nano: input $0.10, output $0.40 per million tokens.
+    // gpt-4.1-nano: input $0.10, output $0.40 per million tokens
+    // (developers.openai.com/ko-KR/api/docs/models/gpt-4.1-nano, read 2026-11-27).
     closeTo(row.cost_usd, (16 * 0.1 + 363 * 0.4) / 1e6);
     assert.equal(row.service_tier, 'default');
   });
@@ -178,6 +181,7 @@ describe('Gemini: the recorded answer with thoughts, and the 200k-token tier bou
     setup.upstream.enqueue({ fixture: 'gemini/non-stream-text.json', protocol: 'gemini' });
     const row = await rowOf(setup, await generate());
     // gemini-3-pro-preview up to 200k prompt tokens: input $2, output (thinking included) $12 per million.
+    // UNVERIFIED: no stored copy of ai.google.dev/gemini-api/docs/pricing had these rows (catalog/models/gemini.yaml).
     closeTo(row.cost_usd, (9 * 2 + (28 + 244) * 12) / 1e6);
     assert.equal(row.reasoning_tokens, 244);
   });

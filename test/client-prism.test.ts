@@ -93,6 +93,14 @@ describe('typed client against prism mock', () => {
     assert.ok(several.created > 0);
   });
 
+  test('creates, lists, retrieves and cancels a batch', async () => {
+    const created = unwrap(await client.POST('/v1/batches', { body: { input_file_id: 'file-abc', endpoint: '/v1/chat/completions', completion_window: '24h', metadata: { job: 'eval' } } }));
+    assert.equal(created.object, 'batch');
+    assert.equal(unwrap(await client.GET('/v1/batches', { params: { query: { limit: 5 } } })).object, 'list');
+    assert.equal(unwrap(await client.GET('/v1/batches/{batch_id}', { params: { path: { batch_id: created.id } } })).object, 'batch');
+    assert.equal(unwrap(await client.POST('/v1/batches/{batch_id}/cancel', { params: { path: { batch_id: created.id } } })).object, 'batch');
+  });
+
   test('Prism found no violation in any request the client sent', () => {
     assert.deepEqual(violations, []);
   });
@@ -179,6 +187,23 @@ describe('typed client against the real gateway', () => {
     assert.equal(streamed.code, 'model_not_found');
     assert.equal(streamed.param, 'model');
     assert.match(streamed.requestId ?? '', /^req_/);
+  });
+
+  test('uploads batch input and runs a batch to completed; another endpoint in the file fails it', async () => {
+    const line = (url: string) => JSON.stringify({ custom_id: url, method: 'POST', url, body: { model, messages: [{ role: 'user', content: 'Hi' }] } });
+    const file = await client.uploadFile({ file: new Blob([`${line('/v1/chat/completions')}\n`]), filename: 'requests.jsonl', purpose: 'batch' });
+    let batch = unwrap(await client.POST('/v1/batches', { body: { input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' } }));
+    for (let poll = 0; poll < 200 && batch.status !== 'completed'; poll += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      batch = unwrap(await client.GET('/v1/batches/{batch_id}', { params: { path: { batch_id: batch.id } } }));
+    }
+    assert.equal(batch.status, 'completed');
+    assert.deepEqual(batch.request_counts, { total: 1, completed: 1, failed: 0 });
+    assert.ok(batch.output_file_id);
+    const other = await client.uploadFile({ file: new Blob([`${line('/v1/embeddings')}\n`]), filename: 'requests.jsonl', purpose: 'batch' });
+    const failed = unwrap(await client.POST('/v1/batches', { body: { input_file_id: other.id, endpoint: '/v1/chat/completions', completion_window: '24h' } }));
+    assert.equal(failed.status, 'failed');
+    assert.equal(failed.errors?.data[0]?.code, 'url_mismatch');
   });
 
   test('edits an image, and a file that is not one gives the typed 400', async () => {

@@ -158,7 +158,7 @@ describe('recent requests', () => {
     assert.match(response.headers.get('content-type')!, /^text\/csv/);
     assert.match(response.headers.get('content-disposition')!, /^attachment; filename="?usage-\d{4}-\d{2}-\d{2}\.csv"?$/);
     const lines = (await response.text()).trimEnd().split('\r\n');
-    assert.equal(lines[0], 'id,created_at,request_id,account_id,key_id,model,protocol,endpoint,status,input_tokens,cached_input_tokens,cache_write_input_tokens,cache_write_1h_input_tokens,output_tokens,reasoning_tokens,image_count,latency_ms,cost_usd,price_tier_above_tokens,service_tier,batch,estimated,completed');
+    assert.equal(lines[0], 'id,created_at,request_id,account_id,key_id,model,protocol,endpoint,status,input_tokens,cached_input_tokens,cache_write_input_tokens,cache_write_1h_input_tokens,output_tokens,reasoning_tokens,image_count,latency_ms,cost_usd,price_tier_above_tokens,service_tier,batch,estimated,completed,batch_id');
     assert.equal(lines.length, 4, 'every row');
     const first = lines[1].split(',');
     assert.match(first[1], /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);

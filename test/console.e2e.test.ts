@@ -1,9 +1,10 @@
 // The web console at /console/, driven in headless Chromium against a real gateway: signing in (account key,
-// admin key, refused keys), keys, models, usage, the playground and the admin's accounts, plus /docs/.
+// admin key, refused keys), keys, models, usage, batches, the playground and the admin's accounts, plus /docs/.
 // Screenshots of every view go to test-artifacts/console/.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Browser, Page } from 'playwright-core';
 import { parse } from 'yaml';
@@ -320,6 +321,68 @@ describe('console', () => {
     await admin.context.close();
   });
 
+  test("the batches view shows an Anthropic batch's progress to its end, its counts, and downloads its results with the key in a header; the admin sees every account's", async () => {
+    const { page } = user;
+    await openNav(page, 'Batches');
+    await page.getByRole('heading', { level: 1, name: 'Batches' }).waitFor();
+    await page.getByText('No batches yet.').waitFor();
+    await screenshot(page, 'batches-empty');
+
+    const anthropic = new Anthropic({ apiKey: gateway.apiKey, baseURL: gateway.origin, maxRetries: 0 });
+    const ask = (text: string) => ({ model: 'builtin/echo', max_tokens: 64, messages: [{ role: 'user' as const, content: text }] });
+    const batch = await anthropic.messages.batches.create({
+      requests: [
+        { custom_id: 'first', params: ask('One small batch line') },
+        { custom_id: 'second', params: ask('Another batch line') },
+        { custom_id: 'third', params: ask('The last batch line') },
+      ],
+    });
+    // Refresh shows the new batch; while it runs the list is read again every two seconds, so it ends on screen.
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    const bar = page.getByRole('progressbar', { name: `Progress of batch ${batch.id}` });
+    await bar.waitFor({ timeout: 10_000 });
+    assert.equal(await bar.getAttribute('aria-valuemin'), '0');
+    assert.equal(await bar.getAttribute('aria-valuemax'), '3');
+    await waitUntil(async () => (await bar.getAttribute('aria-valuenow')) === '3', 'the progress bar at 3 of 3', 20_000);
+    assert.equal(await bar.getAttribute('aria-valuetext'), '3 of 3 done (100%)');
+    const row = page.getByRole('row').filter({ hasText: batch.id });
+    await waitForText(row, /Ended/);
+    const text = (await row.textContent()) ?? '';
+    assert.match(text, /3 of 3 done \(100%\)/);
+    assert.match(text, /3 succeeded/);
+    assert.match(text, /Anthropic/);
+    await screenshot(page, 'batches');
+
+    const requests: Array<{ url: string; authorization: string | undefined }> = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/results')) requests.push({ url: request.url(), authorization: request.headers().authorization });
+    });
+    const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: `Download results of batch ${batch.id}` }).click()]);
+    assert.equal(download.suggestedFilename(), `${batch.id}-results.jsonl`);
+    const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n').map((line) => JSON.parse(line) as { custom_id: string; result: { type: string } });
+    assert.deepEqual(lines.map((line) => [line.custom_id, line.result.type]), [['first', 'succeeded'], ['second', 'succeeded'], ['third', 'succeeded']]);
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].authorization, `Bearer ${gateway.apiKey}`, 'the key goes in the Authorization header');
+    assert.ok(!requests[0].url.includes(gateway.apiKey), 'never in the URL');
+
+    // The admin sees every account's batches, with an Account column, and may pick one account.
+    const admin = await openPage(browser);
+    await signIn(admin.page, gateway.origin, gateway.adminKey);
+    await admin.page.getByRole('heading', { level: 1, name: 'Accounts' }).waitFor();
+    await openNav(admin.page, 'Batches');
+    const adminRow = admin.page.getByRole('row').filter({ hasText: batch.id });
+    await waitForText(adminRow, /Ended/);
+    assert.ok(await admin.page.getByRole('columnheader', { name: 'Account' }).isVisible());
+    assert.match((await adminRow.textContent()) ?? '', /default.*3 of 3 done/);
+    await admin.page.getByLabel('Account').selectOption({ label: 'default' });
+    await admin.page.getByRole('status').filter({ hasText: 'Batches loaded.' }).waitFor();
+    await adminRow.waitFor();
+    await screenshot(admin.page, 'admin-batches');
+    assert.deepEqual(unexpectedProblems(admin.problems), []);
+    assert.deepEqual(cspProblems(user.problems), []);
+    await admin.context.close();
+  });
+
   test('a wrong key, a revoked key, a key revoked mid-session and an unreachable gateway each get a clear message', async () => {
     const { page, context, problems } = await openPage(browser);
     await signIn(page, gateway.origin, 'sk-not-a-real-key');
@@ -338,6 +401,9 @@ describe('console', () => {
     }).then((response) => response.json() as Promise<{ id: string; key: string }>);
     await signIn(page, gateway.origin, created.key);
     await page.getByRole('heading', { level: 1, name: 'Usage' }).waitFor();
+    // The heading shows before the page's own calls answer: revoking while one is in flight would sign the tab
+    // out before the click below (the nav it clicks is then gone), so the revoke waits until the page is idle.
+    await page.waitForLoadState('networkidle');
     await fetch(`${gateway.origin}/v1/keys/${created.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${gateway.apiKey}` } });
     await openNav(page, 'Keys');
     await waitForText(page.getByRole('alert'), /Your key is no longer valid \(it was revoked or has expired\)\. Sign in with another key\./);
@@ -374,12 +440,14 @@ describe('console', () => {
     for (const [name, heading] of [
       ['Usage', 'Usage'],
       ['Keys', 'API keys'],
+      ['Batches', 'Batches'],
       ['Models', 'Models'],
       ['Playground', 'Playground'],
     ] as const) {
       await openNav(page, name);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
       if (name === 'Usage') await page.getByRole('region', { name: 'Recent requests' }).waitFor();
+      if (name === 'Batches') await page.getByRole('region', { name: 'Batches' }).waitFor();
       if (name === 'Models') await page.getByRole('article', { name: 'builtin/echo' }).getByText('Example requests').click();
       assert.ok(await fitsViewportWidth(page), `${name} has no horizontal overflow at 390 px`);
       await screenshot(page, `phone-${name.toLowerCase()}`);

@@ -11,6 +11,7 @@ import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-g
 const userSays = [{ role: 'user', content: 'hi' }];
 const chatAnswer = { id: 'c1', object: 'chat.completion', created: 1, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello', refusal: null }, logprobs: null, finish_reason: 'stop' }], usage: { prompt_tokens: 1_000, completion_tokens: 100, total_tokens: 1_100 } };
 
+const closeTo = (actual: number, expected: number) => assert.ok(Math.abs(actual - expected) < 1e-12, `${actual} ≈ ${expected}`);
 const keyWith = (setup: UpstreamGateway, grants: Parameters<typeof keyOfNewAccount>[1]) => keyOfNewAccount(setup.gateway, grants);
 
 describe('service_tier is a cost option', () => {
@@ -51,13 +52,28 @@ describe('service_tier is a cost option', () => {
     assert.deepEqual(costs.map((cost) => Math.round((cost / plain) * 100) / 100), [1, 2, 0.5]);
   });
 
-  test('the reservation holds the tier’s worst case: a spend limit that admits the plain request refuses the priority one', async () => {
-    // 200 tokens of output at $10/M is $0.002, the prompt a little more: under $0.003 plain, over it at priority.
+  test('the reservation holds the tier’s worst case: a spend limit that admits the `default` request refuses the priority one, and one naming none', async () => {
+    // 200 tokens of output at $10/M is $0.002, the prompt a little more: under $0.003 at default, over it at priority.
     const key = await keyWith(openai, { limits: { spend_per_day_usd: 0.003 } });
     const priority = await sendInProtocol(openai, key, 'chat', { messages: userSays, max_tokens: 200, service_tier: 'priority' });
     assert.equal(priority.status, 429, priority.text);
+    // Naming none is OpenAI's `auto`: the project's default tier, which may be priority, is the upstream's to pick.
+    const unnamed = await sendInProtocol(openai, key, 'chat', { messages: userSays, max_tokens: 200 });
+    assert.equal(unnamed.status, 429, unnamed.text);
+    assert.equal(openai.upstream.requests.filter((request) => (request.json as { max_tokens?: number }).max_tokens === 200).length, 0);
     openai.upstream.enqueue({ json: chatAnswer });
-    assert.equal((await sendInProtocol(openai, key, 'chat', { messages: userSays, max_tokens: 200 })).status, 200);
+    assert.equal((await sendInProtocol(openai, key, 'chat', { messages: userSays, max_tokens: 200, service_tier: 'default' })).status, 200);
+  });
+
+  test('a request naming no tier that OpenAI serves at priority is billed at priority, within what was reserved', async () => {
+    // The project's default tier is priority: OpenAI reports `service_tier: priority` on an answer to a body without one.
+    const key = await keyWith(openai, { limits: { spend_per_day_usd: 1 } });
+    openai.upstream.enqueue({ json: { ...chatAnswer, service_tier: 'priority' } });
+    const sent = await sendInProtocol(openai, key, 'chat', { messages: userSays, max_tokens: 200 });
+    assert.equal(sent.status, 200, sent.text);
+    const row = await ledgerRow(openai.gateway.origin, key, sent.requestId);
+    assert.equal(row.service_tier, 'priority');
+    closeTo(row.cost_usd, (2 * (1_000 * 1 + 100 * 10)) / 1e6);
   });
 });
 

@@ -39,7 +39,7 @@ before(async () => {
     body: JSON.stringify({ name: 'spelling target' }),
   });
   const ownKey = (await own.json()) as { id: string };
-  pathValues = { model: 'builtin/echo', response_id: 'resp_0000', account_id: account.id, file: 'img_missing.png' };
+  pathValues = { model: 'builtin/echo', response_id: 'resp_0000', account_id: account.id, file: 'img_missing.png', file_id: 'file-0000' };
   pathValues.key_id = ownKey.id;
   pathValues.admin_key_id = accountKey.id;
   png = await makeImage('png', 8, 8);

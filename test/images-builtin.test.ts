@@ -250,7 +250,7 @@ describe('image URLs under public_base_url expire', () => {
   let client: OpenAI;
   before(async () => {
     shortLived = await startGateway({
-      config: { ...config, public_base_url: `${publicBaseUrl}/`, images: { url_ttl_seconds: 1, sweep_interval_seconds: 1 } },
+      config: { ...config, public_base_url: `${publicBaseUrl}/`, images: { storage: 'auto', url_ttl_seconds: 1, sweep_interval_seconds: 1 } },
     });
     client = new OpenAI({ apiKey: shortLived.apiKey, baseURL: `${shortLived.origin}/v1`, maxRetries: 0 });
   });

@@ -291,7 +291,7 @@ describe('GET /v1/usage/records pages through every row at every limit', () => {
     const rows = Array.from({ length: total }, (_, index): UsageRecord => ({
       id: newUsageRecordId(), created_at: now + Math.floor(index / 3), request_id: `req_${index}`, account_id: account.id, key_id: keyId, model: 'priced',
       deployment: null, protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: 200, input_tokens: 1, cached_input_tokens: 0,
-      output_tokens: 1, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 1, cost_usd: 0, estimated: false, completed: true,
+      output_tokens: 1, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null, image_count: 0, latency_ms: 1, cost_usd: 0, estimated: false, completed: true,
     }));
     await new UsageStore(db).insertMany(rows);
     await db.destroy();

@@ -1,18 +1,17 @@
 // Issue 33: a usage report and an export over a large ledger do not hold up model traffic. The gateway runs
 // in this process, so `monitorEventLoopDelay` sees its event loop: while reports and a whole CSV export of
 // 150,000 rows run, the loop's delay stays small and chat requests are answered. On SQLite the reads run in
-// the reader thread (store/sqlite-read-dialect.ts); on the event loop, one report alone held it for the
+// the reader thread (store/sqlite-worker-dialect.ts); on the event loop, one report alone held it for the
 // report's whole time, and an export for the export's.
 import assert from 'node:assert/strict';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { after, before, test } from 'node:test';
 import { openDatabase } from '../server/store/database.js';
 import { newUsageRecordId, type UsageRecord } from '../server/usage/usage-record.js';
 import { UsageStore } from '../server/usage/usage-store.js';
+import { chatsDuring, echoChat } from './helpers/event-loop-delay.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 
 const rows = 150_000;
-const ms = (nanoseconds: number) => nanoseconds / 1e6;
 
 let gateway: TestGateway;
 /** Unix seconds just after the stored rows: the reads end there, before the chat requests' own rows. */
@@ -26,7 +25,7 @@ before(async () => {
     Array.from({ length: rows }, (_, index): UsageRecord => ({
       id: newUsageRecordId(), created_at: now - (index % 60) * 86_400_000 - index, request_id: `req_${index}`, account_id: `acct_${index % 3}`, key_id: `key_${index % 6}`,
       model: `model-${index % 4}`, deployment: null, protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: index % 50 === 0 ? 429 : 200,
-      input_tokens: 100, cached_input_tokens: 0, output_tokens: 20, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 40, cost_usd: 0.0001, estimated: false, completed: true,
+      input_tokens: 100, cached_input_tokens: 0, output_tokens: 20, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null, image_count: 0, latency_ms: 40, cost_usd: 0.0001, estimated: false, completed: true,
     })),
   );
   await db.destroy();
@@ -53,35 +52,13 @@ test('reports and an export over 150,000 rows leave the event loop free for chat
     return lineBreaks - 1;
   };
 
-  const chat = async () => {
-    const response = await fetch(`${gateway.origin}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${gateway.apiKey}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'builtin/echo', messages: [{ role: 'user', content: 'still there?' }] }),
-    });
-    await response.arrayBuffer();
-    return response.status;
-  };
+  const chat = () => echoChat(gateway);
   // The first chat compiles what a first request needs (the tests' check against OpenAI's spec among it).
   assert.equal(await chat(), 200);
 
-  /** Chat requests one after another while `reads` runs, and the event loop's delay meanwhile. */
-  const chatsDuring = async <T>(reads: Promise<T>) => {
-    const delay = monitorEventLoopDelay({ resolution: 5 });
-    delay.enable();
-    let reading = true;
-    const done = reads.finally(() => (reading = false));
-    const chats: number[] = [];
-    while (reading) chats.push(await chat());
-    const result = await done;
-    delay.disable();
-    const summary = `p50 ${ms(delay.percentile(50)).toFixed(1)} ms, p99 ${ms(delay.percentile(99)).toFixed(1)} ms, p99.5 ${ms(delay.percentile(99.5)).toFixed(1)} ms, max ${ms(delay.max).toFixed(1)} ms over ${delay.count} samples, ${chats.length} chats`;
-    return { result, chats, p99: ms(delay.percentile(99)), p995: ms(delay.percentile(99.5)), summary };
-  };
-
   // The same chats alone first: what the machine (shared, in CI) and the test's own client cost the loop.
-  const idle = await chatsDuring(new Promise((resolve) => setTimeout(resolve, 3_000)));
-  const busy = await chatsDuring(Promise.all([report('day'), report('model'), exportRows(), report('day')]));
+  const idle = await chatsDuring(new Promise((resolve) => setTimeout(resolve, 3_000)), chat);
+  const busy = await chatsDuring(Promise.all([report('day'), report('model'), exportRows(), report('day')]), chat);
   console.log(`event-loop delay, chats alone: ${idle.summary}; during the reads: ${busy.summary}`);
 
   assert.deepEqual(busy.result, [rows, rows, rows, rows], 'each read saw every row');

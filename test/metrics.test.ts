@@ -1,10 +1,13 @@
 // Prometheus metrics (issue 27): after a mixed load, one scrape of GET /metrics agrees with the usage
 // ledger request for request and token for token; it answers the admin key only, or with metrics.port on
-// its own loopback server without a key (and not on the gateway's port); and it is a 404 when off.
+// its own loopback server without a key (and not on the gateway's port); and it is a 404 when off. A
+// Responses WebSocket counts each turn as a request and the socket as none.
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
+import { WebSocket } from 'ws';
 import type { components } from '../generated/api.js';
 import { freePort } from '../scripts/bench/free-port.js';
 import { configSchema } from '../server/config/config-schema.js';
@@ -174,6 +177,47 @@ test('metrics off (the default): GET /metrics is a 404', async () => {
     assert.equal(response.status, 404);
     assert.match(((await response.json()) as { error: { message: string } }).error.message, /metrics\.enabled/);
   } finally {
+    await gateway.close();
+  }
+});
+
+test('a Responses WebSocket: each turn is one createResponse request as over HTTP, the socket itself none; open sockets are a gauge', async () => {
+  const gateway = await startGateway({ config: configWith({ enabled: true }) });
+  let ws: WebSocket | undefined;
+  try {
+    ws = new WebSocket(`${gateway.origin.replace('http', 'ws')}/v1/responses`, { headers: { authorization: `Bearer ${gateway.apiKey}` } });
+    await once(ws, 'open');
+    const frames: Array<{ type: string }> = [];
+    ws.on('message', (data) => frames.push(JSON.parse(String(data)) as { type: string }));
+    const completed = async (count: number) => {
+      while (frames.filter((frame) => frame.type === 'response.completed').length < count) await sleep(20);
+    };
+    ws.send(JSON.stringify({ type: 'response.create', model: 'echo', input: 'one' }));
+    await completed(1);
+    ws.send(JSON.stringify({ type: 'response.create', model: 'echo', input: 'two' }));
+    await completed(2);
+    await sleep(100); // a turn's request is counted when its response has closed
+    const during = (await samplesOf(gateway.origin, gateway.adminKey)).samples;
+    assert.equal(sumOf(during, 'gateway_open_websockets'), 1);
+    await sleep(300); // the socket stays open a while longer than its turns took
+    ws.close();
+    await once(ws, 'close');
+    await sleep(100);
+    const { samples } = await samplesOf(gateway.origin, gateway.adminKey);
+    const responses = { operation: 'createResponse' };
+    assert.equal(sumOf(samples, 'gateway_requests_total', responses), 2, 'the two turns, and not the socket');
+    assert.equal(sumOf(samples, 'gateway_requests_total', { ...responses, model: 'echo', provider: 'local', status: '200' }), 2);
+    assert.equal(sumOf(samples, 'gateway_request_duration_seconds_count', responses), 2);
+    assert.equal(sumOf(samples, 'gateway_open_websockets'), 0);
+    // A refused handshake is an answered request like any 401.
+    const refused = new WebSocket(`${gateway.origin.replace('http', 'ws')}/v1/responses`, { headers: { authorization: 'Bearer sk-gw-wrong' } });
+    refused.on('error', () => undefined);
+    await once(refused, 'unexpected-response');
+    await sleep(100);
+    const after = (await samplesOf(gateway.origin, gateway.adminKey)).samples;
+    assert.equal(sumOf(after, 'gateway_requests_total', { ...responses, status: '401' }), 1);
+  } finally {
+    ws?.terminate(); // an open socket would hold the gateway's close
     await gateway.close();
   }
 });

@@ -7,6 +7,7 @@ import Anthropic0 from 'anthropic-sdk-0';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import OpenAI from 'openai';
 import { configSchema } from '../server/config/config-schema.js';
+import { loadPriceCatalog, withCatalog } from '../server/config/price-catalog/price-catalog.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 
 const modelIds = ['builtin/echo', 'team/a', 'team/b', 'team/c', 'team/d'];
@@ -120,5 +121,32 @@ describe('image models in each list', () => {
     for await (const model of await google.models.list()) methods.set(model.name!, model.supportedActions);
     assert.deepEqual(methods.get('models/builtin/image'), ['predict']);
     assert.ok(methods.get('models/builtin/echo')?.includes('generateContent'));
+  });
+});
+
+describe('the Gemini model shape reports the model’s own token limits', () => {
+  test('from the price catalog for a model naming a known upstream model, else the provider type’s nominal ones', async () => {
+    const config = configSchema.parse({
+      providers: [{ id: 'claude', type: 'anthropic', base_url: 'http://127.0.0.1:9', api_key: 'sk-unused' }],
+      models: [
+        { id: 'haiku', provider: 'claude', upstream_model: 'claude-haiku-4-5-20251001' },
+        { id: 'own', provider: 'claude', upstream_model: 'claude-haiku-4-5', context_window: 150_000, max_output_tokens: 4_000 },
+        { id: 'unknown', provider: 'claude', upstream_model: 'claude-not-in-the-catalog' },
+      ],
+    });
+    const limited = await startGateway({ config: withCatalog(config, await loadPriceCatalog()) });
+    try {
+      const genai = new GoogleGenAI({ apiKey: limited.apiKey, httpOptions: { baseUrl: limited.origin, apiVersion: 'v1' } });
+      const limits = async (model: string) => {
+        const { inputTokenLimit, outputTokenLimit } = await genai.models.get({ model });
+        return [inputTokenLimit, outputTokenLimit];
+      };
+      // Claude Haiku 4.5: 200K context, 64K output (catalog/models/anthropic.yaml, from Anthropic's model page).
+      assert.deepEqual(await limits('haiku'), [200_000, 64_000]);
+      assert.deepEqual(await limits('own'), [150_000, 4_000], 'the model’s own config wins');
+      assert.deepEqual(await limits('unknown'), [200_000, 64_000], 'the Anthropic type’s nominal limits');
+    } finally {
+      await limited.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // its command (`npx unified-model-api` runs the same bin) and driven with the openai SDK.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,10 +40,23 @@ before(async () => {
 
 after(() => rm(work, { recursive: true, force: true }));
 
+/** The text of every non-test TypeScript source under `folder`. */
+function* sourcesOf(folder: string): Generator<string> {
+  for (const entry of readdirSync(join(root, folder), { withFileTypes: true, recursive: true })) {
+    if (entry.isFile() && entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) yield readFileSync(join(entry.parentPath, entry.name), 'utf8');
+  }
+}
+
 test('the tarball holds the built server, console and docs, and no tests or sources', () => {
   for (const file of ['bin/unified-model-api.mjs', 'build/gateway.mjs', 'build/keys.mjs', 'dist/console/index.html', 'dist/docs/index.html', 'generated/openapi.json', 'generated/openapi.yaml', 'catalog/models/openai.yaml', 'README.md', 'SECURITY.md']) {
     assert.ok(packed.includes(file), `${file} is packed`);
   }
+  // What the bundle loads from beside itself at run time (worker threads, the spec, the catalog): each path
+  // the server joins to its root must be in the tarball, or the installed gateway fails only when it first
+  // needs that file (the SQLite worker thread was missing, found by review: reports and batches on SQLite).
+  const joinedToRoot = [...sourcesOf('server')].flatMap((source) => [...source.matchAll(/join\(projectRoot, '([^']+)'\)/g)].map((match) => match[1]));
+  assert.ok(joinedToRoot.length >= 5, `found the paths the server joins to its root: ${joinedToRoot.join(', ')}`);
+  for (const path of joinedToRoot) assert.ok(packed.some((file) => file === path || file.startsWith(`${path}/`)), `${path} (loaded at run time) is packed`);
   const unwanted = packed.filter((path) => /^(test|scripts|client|soak|bench)\/|\.ts$|^tsconfig/.test(path));
   assert.deepEqual(unwanted, []);
 });
@@ -68,8 +82,22 @@ test('the installed command serves the built-in model offline, with a key from i
     const completion = await client.chat.completions.create({ model: 'builtin/echo', messages: [{ role: 'user', content: 'Hello package' }] });
     assert.equal(completion.choices[0].message.content, 'You said: Hello package');
     for (const page of ['/docs/', '/console/', '/openapi.yaml']) assert.equal((await fetch(`${gateway.origin}${page}`)).status, 200, page);
+    // A usage report is read on SQLite's worker thread, whose script the bundle loads from beside itself.
+    const report = await waitForUsage(gateway.origin, key);
+    assert.equal(report.data.reduce((sum, bucket) => sum + bucket.requests, 0), 1);
   } finally {
     gateway.child.kill('SIGTERM');
     assert.equal(await gateway.exited, 0);
   }
 });
+
+/** The caller's usage report once the chat's ledger row is in (rows are written about once a second). */
+async function waitForUsage(origin: string, key: string): Promise<{ data: Array<{ requests: number }> }> {
+  for (let attempt = 0; ; attempt++) {
+    const answer = await fetch(`${origin}/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(answer.status, 200, await answer.clone().text());
+    const report = (await answer.json()) as { data: Array<{ requests: number }> };
+    if (report.data.length > 0 || attempt === 50) return report;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

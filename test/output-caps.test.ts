@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import OpenAI from 'openai';
 import sharp from 'sharp';
 import type { ProviderType } from '../server/config/config-schema.js';
-import { adminApi } from './helpers/admin-api.js';
+import { adminApi, keyOfNewAccount } from './helpers/admin-api.js';
+import { sendInProtocol } from './helpers/send-in-protocol.js';
 import { startGateway, testConfig } from './helpers/start-gateway.js';
 import { startUpstreamGateway, type UpstreamGateway } from './helpers/upstream-gateway.js';
 
@@ -126,6 +127,48 @@ describe('image_sizes holds when the request names no size', () => {
       await assert.rejects(openai.images.generate({ model: 'builtin/image', prompt: 'a red circle' }), (error: { status?: number; param?: string }) => error.status === 403 && error.param === 'size');
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+// Issue 39: a model entry that names a known upstream model gets its output limit from the price catalog
+// (config/price-catalog/price-catalog.ts fills `max_output_tokens`, as the config's own would be); that limit
+// is the model's output ceiling.
+describe("the model's max_output_tokens is its output ceiling", () => {
+  test('a cap the client names above it is a 400 in the protocol’s shape, and nothing goes upstream', async () => {
+    const anthropic = await startUpstreamGateway('anthropic', { model: { max_output_tokens: 1_000 } });
+    const openai = await startUpstreamGateway('openai', { model: { max_output_tokens: 1_000 } });
+    try {
+      const key = await keyOfNewAccount(anthropic.gateway, {});
+      const over = await sendInProtocol(anthropic, key, 'messages', { max_tokens: 1_001, messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(over.status, 400, over.text);
+      assert.deepEqual(JSON.parse(over.text).error.type, 'invalid_request_error');
+      assert.match(over.text, /max_tokens is 1001, more than 1000/);
+      assert.equal(anthropic.upstream.requests.length, 0);
+      anthropic.upstream.enqueue({ status: 500, json: { type: 'error', error: { type: 'api_error', message: 'enough' } } });
+      await sendInProtocol(anthropic, key, 'messages', { max_tokens: 1_000, messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal((anthropic.upstream.requests[0]!.json as { max_tokens: number }).max_tokens, 1_000, 'a cap at the ceiling goes through');
+
+      const chatKey = await keyOfNewAccount(openai.gateway, {});
+      const chat = await sendInProtocol(openai, chatKey, 'chat', { max_completion_tokens: 5_000, messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal(chat.status, 400, chat.text);
+      assert.equal(JSON.parse(chat.text).error.param, 'max_completion_tokens');
+      assert.equal(openai.upstream.requests.length, 0);
+    } finally {
+      await Promise.all([anthropic.close(), openai.close()]);
+    }
+  });
+
+  test('a cap the gateway grants a request naming none is never above it, though default_output_tokens is', async () => {
+    const setup = await startUpstreamGateway('openai', { model: { max_output_tokens: 1_000 } });
+    try {
+      // A tokens-per-minute limit makes the gateway grant a cap (up to default_output_tokens, 8,192 by default).
+      const key = await keyOfNewAccount(setup.gateway, { limits: { tokens_per_minute: 100_000 } });
+      setup.upstream.enqueue({ status: 500, json: { error: { message: 'enough' } } }, { status: 500, json: { error: { message: 'enough' } } });
+      await sendInProtocol(setup, key, 'chat', { messages: [{ role: 'user', content: 'hi' }] });
+      assert.equal((setup.upstream.requests[0]!.json as { max_completion_tokens?: number }).max_completion_tokens, 1_000);
+    } finally {
+      await setup.close();
     }
   });
 });

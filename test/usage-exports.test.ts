@@ -3,10 +3,11 @@
 // would run as a formula is neutralised (OWASP) while numbers stay numbers, and a client that leaves an
 // export mid-stream releases the cursor the export reads from.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../server/store/database.js';
-import { openSqliteReadCursors } from '../server/store/sqlite-read-dialect.js';
+import { openSqliteReadCursors } from '../server/store/sqlite-worker-dialect.js';
 import { newUsageRecordId, type UsageRecord } from '../server/usage/usage-record.js';
 import { UsageStore } from '../server/usage/usage-store.js';
 import { adminApi } from './helpers/admin-api.js';
@@ -29,7 +30,7 @@ function row(index: number, fields: Partial<UsageRecord> = {}): UsageRecord {
   return {
     id: newUsageRecordId(), created_at: start + index * hour, request_id: `req_${index}`, account_id: 'acct_x', key_id: 'key_x', model: 'priced',
     deployment: 'up/priced', protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: 200, input_tokens: index, cached_input_tokens: 0,
-    output_tokens: 2 * index, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 5, cost_usd: index / 1000, estimated: index % 2 === 0, completed: true, ...fields,
+    output_tokens: 2 * index, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null, image_count: 0, latency_ms: 5, cost_usd: index / 1000, estimated: index % 2 === 0, completed: true, ...fields,
   };
 }
 
@@ -39,6 +40,10 @@ async function store(rows: UsageRecord[]): Promise<void> {
   await new UsageStore(db).insertMany(rows);
   await db.destroy();
 }
+
+/** The fields of a usage record as the contract lists them (generated/openapi.json, bundled from openapi/). */
+const spec = JSON.parse(readFileSync(new URL('../generated/openapi.json', import.meta.url), 'utf8')) as { components: { schemas: { UsageRecord: { properties: object } } } };
+const specUsageRecordFields = Object.keys(spec.components.schemas.UsageRecord.properties);
 
 const admin = (path: string, accept: string) => fetch(`${gateway.origin}/admin/v1/usage/records${path}`, { headers: { authorization: `Bearer ${gateway.adminKey}`, accept } });
 
@@ -79,6 +84,7 @@ describe('CSV and NDJSON exports', () => {
     assert.deepEqual(lines.map((line) => JSON.parse(line)), page.data);
 
     const [header, ...csvRows] = parseCsv(await (await admin(`?${range}`, 'text/csv')).text());
+    assert.deepEqual(header, specUsageRecordFields, 'the CSV’s columns are the spec’s UsageRecord fields, all of them, in its order');
     assert.equal(csvRows.length, 30);
     csvRows.forEach((cells, index) => {
       const record = page.data[index]!;

@@ -1,6 +1,7 @@
 import type { View } from './session.js';
 import { AccountPage } from './pages/accounts/account-page.js';
 import { AccountsPage } from './pages/accounts/accounts-page.js';
+import { BatchesPage } from './pages/batches/batches-page.js';
 import { KeysPage } from './pages/keys/keys-page.js';
 import { ModelsPage } from './pages/models/models-page.js';
 import { NotFoundPage } from './pages/not-found-page.js';
@@ -15,6 +16,8 @@ export function ConsoleRoutes({ view, route }: { view: View; route: string[] }) 
       return <UsagePage />;
     case 'keys':
       return <KeysPage />;
+    case 'batches':
+      return <BatchesPage />;
     case 'models':
       return <ModelsPage />;
     case 'playground':

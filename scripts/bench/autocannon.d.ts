@@ -11,8 +11,12 @@ declare module 'autocannon' {
       connections?: number;
       /** Seconds. */
       duration?: number;
+      /** Requests to send in all; overrides `duration`. */
+      amount?: number;
       /** Seconds to wait for a response before counting a timeout. */
       timeout?: number;
+      /** Requests per second over all connections (paced); unpaced when absent. */
+      overallRate?: number;
       /** A response whose body fails this is counted in `mismatches`. */
       verifyBody?: (body: string) => boolean;
     }

@@ -1,9 +1,10 @@
 import { parseArgs } from 'node:util';
-import { scenarioIds, type ScenarioId } from './scenarios.js';
+import { batchApiNames, defaultBatchApis, type BatchApiName } from './batch-apis.js';
+import { benchScenarioIds, type BenchScenarioId } from './scenarios.js';
 
 export interface BenchOptions {
   smoke: boolean;
-  scenarios: ScenarioId[];
+  scenarios: BenchScenarioId[];
   /** Seconds per measured run (one target, one round). */
   durationSeconds: number;
   rounds: number;
@@ -16,14 +17,23 @@ export interface BenchOptions {
   workerScalingSeconds: number;
   /** Sequential requests per target for time to first byte (stream scenarios). */
   ttfbRequests: number;
+  /** Scenario (f): lines per batch, the gateway's `batches.lines_in_flight`, interactive requests per second, the batch APIs. */
+  batchLines: number;
+  batchLinesInFlight: number;
+  batchInteractiveRate: number;
+  batchApis: BatchApiName[];
   outputFile: string;
 }
 
-const usage = `usage: npm run bench -- [--smoke] [--scenarios a,b,c,d,e] [--duration 5] [--rounds 2] [--connections 50]
+const usage = `usage: npm run bench -- [--smoke] [--scenarios a,b,c,d,e,f] [--duration 5] [--rounds 2] [--connections 50]
                        [--warmup 1] [--single-connection-duration 3] [--ttfb-requests 200]
-                       [--worker-scaling-duration 4]`;
+                       [--worker-scaling-duration 4] [--batch-lines 2000] [--batch-lines-in-flight 4]
+                       [--batch-rate 100] [--batch-apis ${batchApiNames.join(',')}] [--output bench/results.json]`;
 
-/** Defaults fit `npm run bench` in under 5 minutes on 2 cores; `--smoke` is one short scenario for CI. */
+/**
+ * Defaults fit `npm run bench` in about 5 minutes on 2 cores; `--smoke` is a short scenario (a) and a batch of
+ * 100 lines for CI.
+ */
 export function readBenchOptions(argv: string[]): BenchOptions {
   const { values } = parseArgs({
     args: argv,
@@ -37,6 +47,11 @@ export function readBenchOptions(argv: string[]): BenchOptions {
       'single-connection-duration': { type: 'string' },
       'ttfb-requests': { type: 'string' },
       'worker-scaling-duration': { type: 'string' },
+      'batch-lines': { type: 'string' },
+      'batch-lines-in-flight': { type: 'string' },
+      'batch-rate': { type: 'string' },
+      'batch-apis': { type: 'string' },
+      output: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -47,7 +62,7 @@ export function readBenchOptions(argv: string[]): BenchOptions {
   const smoke = values.smoke;
   return {
     smoke,
-    scenarios: readScenarios(values.scenarios ?? (smoke ? 'a' : scenarioIds.join(','))),
+    scenarios: readScenarios(values.scenarios ?? (smoke ? 'a,f' : benchScenarioIds.join(','))),
     durationSeconds: readNumber('duration', values.duration, smoke ? 1 : 5),
     rounds: readNumber('rounds', values.rounds, smoke ? 1 : 2),
     connections: readNumber('connections', values.connections, smoke ? 10 : 50),
@@ -55,16 +70,25 @@ export function readBenchOptions(argv: string[]): BenchOptions {
     singleConnectionSeconds: readNumber('single-connection-duration', values['single-connection-duration'], smoke ? 0 : 3),
     workerScalingSeconds: readNumber('worker-scaling-duration', values['worker-scaling-duration'], smoke ? 0 : 4),
     ttfbRequests: readNumber('ttfb-requests', values['ttfb-requests'], smoke ? 50 : 200),
-    outputFile: smoke ? 'bench/smoke-results.json' : 'bench/results.json',
+    batchLines: readNumber('batch-lines', values['batch-lines'], smoke ? 100 : 2_000),
+    // The config's default, so that the bench measures what an operator gets without tuning.
+    batchLinesInFlight: readNumber('batch-lines-in-flight', values['batch-lines-in-flight'], 4),
+    batchInteractiveRate: readNumber('batch-rate', values['batch-rate'], 100),
+    batchApis: readList('batch-apis', values['batch-apis'] ?? defaultBatchApis.join(','), batchApiNames),
+    outputFile: values.output ?? (smoke ? 'bench/smoke-results.json' : 'bench/results.json'),
   };
 }
 
-function readScenarios(text: string): ScenarioId[] {
-  const ids = text.split(',').map((id) => id.trim().toLowerCase());
-  for (const id of ids) {
-    if (!scenarioIds.includes(id as ScenarioId)) throw new Error(`unknown scenario '${id}' (known: ${scenarioIds.join(', ')})\n${usage}`);
+function readScenarios(text: string): BenchScenarioId[] {
+  return readList('scenarios', text.toLowerCase(), benchScenarioIds);
+}
+
+function readList<Name extends string>(name: string, text: string, known: readonly Name[]): Name[] {
+  const items = text.split(',').map((item) => item.trim());
+  for (const item of items) {
+    if (!known.includes(item as Name)) throw new Error(`--${name}: unknown '${item}' (known: ${known.join(', ')})\n${usage}`);
   }
-  return ids as ScenarioId[];
+  return items as Name[];
 }
 
 function readNumber(name: string, text: string | undefined, fallback: number): number {

@@ -33,12 +33,15 @@ export interface LoadSummary {
 /**
  * Runs autocannon (programmatic API) for `durationSeconds` with `connections` keep-alive connections. The
  * per-request latencies come from its `response` events, which carry sub-millisecond times; its own
- * histogram starts at 1 ms and cannot show what a proxy adds.
+ * histogram starts at 1 ms and cannot show what a proxy adds. `amount` ends the run after that many requests
+ * instead of after `durationSeconds`. `overallRate` paces the requests (per second,
+ * over all connections) instead of sending the next as soon as one is answered; `until` ends the run early
+ * when it settles.
  */
 export async function runLoad(
   origin: string,
   request: BenchRequest,
-  options: { connections: number; durationSeconds: number },
+  options: { connections: number; durationSeconds: number; amount?: number; overallRate?: number; until?: Promise<unknown> },
 ): Promise<LoadRun> {
   const latenciesMs: number[] = [];
   const instance = autocannon({
@@ -49,7 +52,11 @@ export async function runLoad(
     connections: options.connections,
     duration: options.durationSeconds,
     verifyBody: request.isComplete,
+    ...(options.amount !== undefined && { amount: options.amount }),
+    ...(options.overallRate !== undefined && { overallRate: options.overallRate }),
   });
+  const stop = () => instance.stop();
+  options.until?.then(stop, stop);
   instance.on('response', (_client: unknown, statusCode: number, _bytes: number, responseTimeMs: number) => {
     if (statusCode >= 200 && statusCode < 300) latenciesMs.push(responseTimeMs);
   });

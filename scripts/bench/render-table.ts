@@ -1,18 +1,25 @@
 import type { BenchResults } from './bench-results.js';
-import type { LoadSummary } from './measure-throughput.js';
+import { renderBatchTable } from './render-batch-table.js';
 import { targetNames } from './scenarios.js';
+import { ms, problems, row, signed } from './table-cells.js';
 
 /** The results as markdown: printed at the end of a run and pasted into bench/README.md. */
 export function renderTable(results: BenchResults): string {
   const { machine, settings } = results;
   const lines = [
     `Machine: ${machine.cpuModel}, ${machine.cores} cores, ${machine.totalMemoryGb} GB, Node ${machine.node}, ${machine.date}`,
-    `Settings: ${settings.connections} connections, ${settings.rounds} round(s) × ${settings.durationSeconds} s per target after ${settings.warmupSeconds} s warm-up` +
-      `${settings.workers ? `, WORKERS=${settings.workers}` : ''}; run took ${results.elapsedSeconds} s`,
-    '',
-    '| Scenario | Target | req/s | median ms | p99 ms | added median ms | TTFB median ms | TTFB p99 ms | non-2xx/err/timeout/incomplete | gateway peak RSS MB |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `Load average (1/5/15 min): ${results.loadAverage.atStart.join(' / ')} at the start, ${results.loadAverage.atEnd.join(' / ')} at the end`,
   ];
+  if (results.scenarios.length === 0) lines.push(`Run took ${results.elapsedSeconds} s`);
+  else {
+    lines.push(
+      `Settings: ${settings.connections} connections, ${settings.rounds} round(s) × ${settings.durationSeconds} s per target after ${settings.warmupSeconds} s warm-up` +
+        `${settings.workers ? `, WORKERS=${settings.workers}` : ''}; run took ${results.elapsedSeconds} s`,
+      '',
+      '| Scenario | Target | req/s | median ms | p99 ms | added median ms | TTFB median ms | TTFB p99 ms | non-2xx/err/timeout/incomplete | gateway peak RSS MB |',
+      '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    );
+  }
   for (const scenario of results.scenarios) {
     for (const target of targetNames) {
       const load = scenario.load[target];
@@ -66,22 +73,7 @@ export function renderTable(results: BenchResults): string {
       row(['', scaling.oneWorkerRps.toFixed(0), scaling.twoWorkersRps.toFixed(0), `${scaling.speedup.toFixed(2)}×`, String(scaling.failures)]),
     );
   }
-  lines.push('', `Gateway peak RSS (VmHWM over the whole run): ${results.gateway.peakRssMb.toFixed(0)} MB`);
+  if (results.gateway) lines.push('', `Gateway peak RSS (VmHWM over the whole run): ${results.gateway.peakRssMb.toFixed(0)} MB`);
+  if (results.batch) lines.push('', renderBatchTable(results.batch));
   return lines.join('\n');
-}
-
-function row(cells: string[]): string {
-  return `| ${cells.join(' | ')} |`;
-}
-
-function ms(value: number): string {
-  return Number.isFinite(value) ? value.toFixed(3) : '—';
-}
-
-function signed(value: number): string {
-  return `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
-}
-
-function problems(load: LoadSummary): string {
-  return `${load.non2xx}/${load.errors}/${load.timeouts}/${load.mismatches}`;
 }

@@ -9,6 +9,14 @@ export type TargetName = 'direct' | 'proxy' | 'gateway';
 export const targetNames: readonly TargetName[] = ['direct', 'proxy', 'gateway'];
 export const scenarioIds: readonly ScenarioId[] = ['a', 'b', 'c', 'd', 'e'];
 
+/**
+ * Scenario (f) measures the gateway alone, so it is not one of the {@link scenarios} above: a batch through
+ * the gateway's runner, and scenario (a)'s request beside it (run-batch-scenario.ts).
+ */
+export const batchScenario = { id: 'f', title: 'Batch through the gateway runner, interactive (a) requests beside it' } as const;
+export type BenchScenarioId = ScenarioId | typeof batchScenario.id;
+export const benchScenarioIds: readonly BenchScenarioId[] = [...scenarioIds, batchScenario.id];
+
 /** One HTTP request, relative to a target's origin. */
 export interface BenchRequest {
   path: string;

@@ -28,23 +28,35 @@ export interface GatewayProcess {
  * that is removed on exit, and an API key made beforehand with the key CLI. Resolves once /healthz answers.
  * `nodeArgs` go before the script (e.g. `--cpu-prof`); `workers` sets WORKERS; `config` (gateway.yaml text)
  * replaces the bench's config (bench-gateway-config.ts); `databaseUrl` (PostgreSQL) replaces the SQLite store; `adminKey` turns the admin API on.
+ * `wrapper` is a command that runs Node (e.g. valgrind and its options), `env` adds variables, and
+ * `healthTimeoutMs` (default 30 s) is how long start-up may take (far longer under valgrind).
  */
 export async function startGatewayProcess(
   upstreamPort: number,
-  options: { nodeArgs?: string[]; workers?: number; config?: string; databaseUrl?: string; adminKey?: string } = {},
+  options: {
+    nodeArgs?: string[];
+    workers?: number;
+    config?: string;
+    databaseUrl?: string;
+    adminKey?: string;
+    wrapper?: string[];
+    env?: Record<string, string>;
+    healthTimeoutMs?: number;
+  } = {},
 ): Promise<GatewayProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
   onCleanup(() => rmSync(dataDir, { recursive: true, force: true }));
   const configPath = join(dataDir, 'gateway.yaml');
   writeFileSync(configPath, options.config ?? benchGatewayConfig(upstreamPort));
-  const env = gatewayEnvironment({ NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
+  const env = gatewayEnvironment({ ...options.env, NODE_ENV: 'production', LOG_LEVEL: 'warn', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: configPath });
   if (options.workers !== undefined) env.WORKERS = String(options.workers);
   if (options.databaseUrl !== undefined) env.GATEWAY_DATABASE_URL = options.databaseUrl;
   if (options.adminKey !== undefined) env.GATEWAY_ADMIN_KEY = options.adminKey;
 
   const [apiKey, script] = await Promise.all([createApiKey(env), productionBuild()]);
   const port = await freePort();
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), script], {
+  const [command, ...args] = [...(options.wrapper ?? []), process.execPath, ...(options.nodeArgs ?? []), script];
+  const child = spawn(command!, args, {
     cwd: repoRoot,
     env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -60,7 +72,7 @@ export async function startGatewayProcess(
   const output = () => [...stdout.summary().firstLines, ...stderr.summary().firstLines].join('\n');
 
   const origin = `http://127.0.0.1:${port}`;
-  await waitForHealth(origin, exited, output);
+  await waitForHealth(origin, exited, output, options.healthTimeoutMs ?? 30_000);
   return {
     origin,
     port,
@@ -115,10 +127,10 @@ export async function createApiKey(env: NodeJS.ProcessEnv): Promise<string> {
   return (JSON.parse(output) as { key: string }).key;
 }
 
-async function waitForHealth(origin: string, exited: Promise<unknown[]>, output: () => string): Promise<void> {
+async function waitForHealth(origin: string, exited: Promise<unknown[]>, output: () => string, timeoutMs: number): Promise<void> {
   let gone = false;
   void exited.then(() => (gone = true));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (gone) throw new Error(`gateway exited before it was healthy:\n${output()}`);
     const healthy = await fetch(`${origin}/healthz`).then(
@@ -128,7 +140,7 @@ async function waitForHealth(origin: string, exited: Promise<unknown[]>, output:
     if (healthy) return;
     await sleep(100);
   }
-  throw new Error(`gateway was not healthy after 30 s:\n${output()}`);
+  throw new Error(`gateway was not healthy after ${timeoutMs / 1000} s:\n${output()}`);
 }
 
 function mergeSummaries(first: GatewayLogSummary, second: GatewayLogSummary): GatewayLogSummary {

@@ -12,6 +12,19 @@ export interface OutputCapFields {
   candidates?: string;
 }
 
+/**
+ * The cap the body names for one answer in the protocol's fields, and the field it is in; undefined when it
+ * names none (a null counts as none, as in `withOutputCap`).
+ */
+export function namedCapOf(body: unknown, fields: OutputCapFields): { value: number; path: string } | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  for (const path of fields.named) {
+    const value = valueAt(body as Record<string, unknown>, path);
+    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return { value, path };
+  }
+  return undefined;
+}
+
 /** How many answers the body asks for: the cap holds for each, so output may be this many times the cap. */
 export function candidatesOf(body: unknown, fields: OutputCapFields): number {
   if (fields.candidates === undefined || body === null || typeof body !== 'object') return 1;

@@ -132,6 +132,11 @@ const modelSchema = z.strictObject({
   deployments: z.array(deploymentSchema).min(1).optional(),
   /** Other model IDs tried, in order, when every deployment of this one has failed. */
   fallbacks: z.array(z.string().min(1)).default([]),
+  /**
+   * Requests of one session (a `prompt_cache_key`, a coding agent's session header: core/session-key.ts) go
+   * to the same deployment while it is healthy, so the provider's prompt cache stays warm.
+   */
+  session_affinity: z.boolean().default(true),
   /** Defaults by provider type: its definition's `defaultCapabilities` (providers/<type>/index.ts). */
   capabilities: z.array(z.enum(modelCapabilities)).optional(),
   /** A request parameter the model cannot honour is dropped (and named in a header) or refused with 400. */
@@ -147,6 +152,13 @@ const modelSchema = z.strictObject({
   context_window: z.number().int().min(1).max(100_000_000).optional(),
   /** Most tokens one answer may have; from the catalog when unset. */
   max_output_tokens: z.number().int().min(1).max(100_000_000).optional(),
+  /**
+   * Who runs this model's lines of a batch (`/v1/batches`, `/v1/messages/batches`): `gateway` sends each
+   * through the routed call as a client's request; `upstream` forwards them as one batch to the deployment's
+   * own batch API (OpenAI's, Anthropic's), for its discount, priced at `pricing.batch_multiplier`
+   * (server/batches/upstream/). Only for models whose every provider has one (`serves.batches`).
+   */
+  batch: z.enum(['gateway', 'upstream']).default('gateway'),
   /** Image models (`image_generation`, `image_edit` capabilities): the parameters they take. */
   images: modelImagesSchema.default(() => modelImagesSchema.parse({})),
 });
@@ -182,6 +194,35 @@ const responsesSchema = z.strictObject({
   retention_days: z.number().positive().max(3_650).default(30),
   /** How often expired responses are deleted. */
   purge_interval_minutes: z.number().positive().max(1_440).default(60),
+  /**
+   * How long one WebSocket connection on `GET /v1/responses` may live: OpenAI's WebSocket mode caps it at
+   * 60 minutes and then answers `websocket_connection_limit_reached`. Fractions allow seconds (tests).
+   */
+  websocket_max_connection_minutes: z.number().positive().max(24 * 60).default(60),
+});
+
+/**
+ * Batches the gateway runs itself (`POST /v1/messages/batches`; server/batches/). Each instance runs at most
+ * `lines_in_flight` lines at once, each as a request under the account's limits like any other, so a batch
+ * takes no more of an instance than that and leaves the rest of its limits to interactive traffic.
+ */
+const batchesSchema = z.strictObject({
+  /** Runs batch lines on this instance; false leaves them to other instances sharing the store. */
+  enabled: z.boolean().default(true),
+  /** Lines this instance runs at once (the pace). */
+  lines_in_flight: z.number().int().min(1).max(1_000).default(4),
+  /** How often an idle instance looks for lines, and ends canceled and expired ones. */
+  poll_interval_ms: z.number().int().min(10).max(60_000).default(1_000),
+  /** How long a claimed line is an instance's unless renewed (every third of it while it runs): a dead instance's lines are taken over after it. */
+  lease_seconds: z.number().min(0.5).max(600).default(30),
+  /** Claims of one line (each after its instance stopped mid-line) after which the line errors instead of running again. */
+  max_attempts: z.number().int().min(1).max(100).default(3),
+  /** Most requests in one batch (Anthropic's limit). */
+  max_requests: z.number().int().min(1).max(100_000).default(100_000),
+  /** Hours after which the lines not done are expired (24, as at Anthropic and OpenAI). Fractions allow tests. */
+  expires_after_hours: z.number().positive().max(24 * 7).default(24),
+  /** How often a batch forwarded to an upstream's batch API (`batch: upstream`) is polled there. */
+  upstream_poll_interval_ms: z.number().int().min(10).max(3_600_000).default(30_000),
 });
 
 /**
@@ -223,12 +264,38 @@ const ledgerSchema = z.strictObject({
   abandoned_streams: abandonedStreamsSchema.default(() => abandonedStreamsSchema.parse({})),
 });
 
+/**
+ * Where stored bytes live (`files.storage`, `images.storage`): `database` in the store (chunks of 1 MiB),
+ * which every instance on one PostgreSQL shares; `disk` in a directory under `GATEWAY_DATA_DIR`, which
+ * several instances must share as a volume; `auto` (default) the store on PostgreSQL, the disk on SQLite
+ * (server/files/choose-file-storage.ts decides for both).
+ */
+const byteStorageSchema = z.enum(['auto', 'disk', 'database']).default('auto');
+
 /** Images handed out as `url`: files served at `/v1/images/files/…` until they expire. */
 const imageFilesSchema = z.strictObject({
+  /** Where the images live: the store or `<GATEWAY_DATA_DIR>/images` (server/image-files/choose-image-storage.ts). */
+  storage: byteStorageSchema,
   /** How long an image URL works. */
   url_ttl_seconds: z.number().int().min(1).max(7 * 86_400).default(3_600),
   /** How often expired image files are deleted from storage. */
   sweep_interval_seconds: z.number().int().min(1).max(86_400).default(300),
+});
+
+/**
+ * OpenAI Files (`/v1/files`): uploads kept for batches, and the files batches write. The metadata is in the
+ * store; the bytes are where `storage` says (server/files/choose-file-storage.ts).
+ */
+const filesSchema = z.strictObject({
+  /** Where the bytes live: the store or `<GATEWAY_DATA_DIR>/files`. */
+  storage: byteStorageSchema,
+  /**
+   * The largest upload, in bytes: past it the upload is a 413 and nothing is kept. 200 MiB by default,
+   * OpenAI's limit for batch input (its limit for other purposes is 512 MB).
+   */
+  max_bytes: z.number().int().min(1).max(8 * 1024 * 1024 * 1024).default(200 * 1024 * 1024),
+  /** How often expired files are deleted from storage. */
+  sweep_interval_seconds: z.number().int().min(1).max(86_400).default(600),
 });
 
 /**
@@ -288,10 +355,12 @@ export const configSchema = z
      */
     public_base_url: z.url().optional(),
     images: imageFilesSchema.default(() => imageFilesSchema.parse({})),
+    files: filesSchema.default(() => filesSchema.parse({})),
     providers: z.array(providerSchema).default([]),
     models: z.array(modelSchema).default([]),
     routing: routingSchema.default(() => routingSchema.parse({})),
     responses: responsesSchema.default(() => responsesSchema.parse({})),
+    batches: batchesSchema.default(() => batchesSchema.parse({})),
     limits: limitsSchema.default(() => limitsSchema.parse({})),
     cors: corsSchema.default(() => corsSchema.parse({})),
     outbound: outboundSchema.default(() => outboundSchema.parse({})),
@@ -349,6 +418,13 @@ export const configSchema = z
             message: `provider '${reference.id}' (type ${type}) cannot embed text; embedding models need one of: ${typesServing('embeddings').join(', ')}`,
           });
         }
+        if (model.batch === 'upstream' && type && !typeServes(type, 'batches')) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['models', index, ...reference.path],
+            message: `batch: upstream needs a provider with a batch API of its own, and '${reference.id}' (type ${type}) has none; use batch: gateway (the default), or a provider of type ${typesServing('batches').join(', ')}`,
+          });
+        }
         if (!providerIds.has(reference.id)) {
           ctx.addIssue({
             code: 'custom',
@@ -376,3 +452,6 @@ export type ModelImagesConfig = ModelConfig['images'];
 export type ModelPricing = NonNullable<ModelConfig['pricing']>;
 export type OutboundConfig = GatewayConfig['outbound'];
 export type TelemetryConfig = GatewayConfig['telemetry'];
+export type FilesConfig = GatewayConfig['files'];
+/** `files.storage` and `images.storage`. */
+export type ByteStorageSetting = FilesConfig['storage'];

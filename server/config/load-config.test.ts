@@ -26,6 +26,15 @@ test('parses the documented example with ${ENV} interpolation and defaults', () 
   assert.equal(config.models[1].id, 'team/fast');
 });
 
+test('batch: upstream is taken on OpenAI, OpenAI-compatible and Anthropic providers; gateway is the default', () => {
+  const config = parseConfig(
+    'providers:\n  - { id: o, type: openai, api_key: k }\n  - { id: a, type: anthropic, api_key: k }\n  - { id: c, type: openai-compatible, base_url: "http://127.0.0.1:1/v1" }\nmodels:\n  - { id: m1, provider: o, batch: upstream }\n  - { id: m2, provider: a, batch: upstream }\n  - { id: m3, provider: c, batch: upstream }\n  - { id: m4, provider: o }\n',
+    'gateway.yaml',
+    {},
+  );
+  assert.deepEqual(config.models.map((model) => model.batch), ['upstream', 'upstream', 'upstream', 'gateway']);
+});
+
 test('supports ${ENV:-fallback}', () => {
   const config = parseConfig('providers:\n  - { id: b, type: builtin, base_url: "${URL:-http://localhost:1/v1}" }\n', 'x', {});
   assert.equal(config.providers[0].base_url, 'http://localhost:1/v1');
@@ -37,6 +46,12 @@ const failures: Array<[string, string, RegExp]> = [
   ['misspelt key', 'providers:\n  - { id: p, type: builtin, base_ulr: x }\n', /providers\[0\].*base_ulr/],
   ['model naming a missing provider', 'models:\n  - { id: m, provider: nope }\n', /models\[0\]\.provider: unknown provider 'nope'/],
   ['duplicate model', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p }\n  - { id: m, provider: p }\n', /line 5: models\[1\]\.id: duplicate/],
+  [
+    'batch: upstream on a provider without a batch API',
+    'providers:\n  - { id: g, type: gemini, api_key: k }\nmodels:\n  - { id: m, provider: g, batch: upstream }\n',
+    /models\[0\]\.provider: batch: upstream needs a provider with a batch API of its own, and 'g' \(type gemini\) has none; use batch: gateway \(the default\), or a provider of type openai, .*anthropic/,
+  ],
+  ['bad batch mode', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, batch: later }\n', /models\[0\]\.batch/],
   ['bad capability', 'providers:\n  - { id: p, type: builtin }\nmodels:\n  - { id: m, provider: p, capabilities: [telepathy] }\n', /line 4: models\[0\]\.capabilities\[0\]/],
   // A missing field has no line of its own: the error names the line of what should hold it.
   ['a provider without an id', 'models: []\nproviders:\n  - { type: builtin }\n', /line 3: providers\[0\]\.id: /],

@@ -56,11 +56,18 @@ export interface ProviderServes {
   images: boolean;
   /** Embeddings (OpenAI `/embeddings`, Gemini `:embedContent`): models with the `embeddings` capability need it. */
   embeddings: boolean;
+  /**
+   * A batch API of the upstream's own that whole batches can be forwarded to (models with `batch: upstream`):
+   * OpenAI's Files and Batch API, which OpenAI-compatible servers that batch (Groq, Together, Fireworks…)
+   * imitate; Anthropic's Message Batches.
+   */
+  batches: boolean;
 }
 
 /**
- * A provider type's part of the config file, declared in its folder's config-keys.ts and spread into its
- * definition (providers/provider-definition.ts): the `type` an entry names, what it serves, and its keys.
+ * A provider type's part of the config file, declared in its folder's config-keys.ts and listed in
+ * providers/provider-config-rules.ts (the list of provider types): the `type` an entry names, what it
+ * serves, and its keys.
  */
 export interface ProviderTypeEntry<Type extends string = string, Keys extends z.ZodRawShape = z.ZodRawShape> {
   /** The `type` a config entry names. */

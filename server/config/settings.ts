@@ -11,6 +11,8 @@ export interface Settings {
   dataDir: string;
   configPath?: string;
   adminKey?: string;
+  /** The secret `compaction` items are sealed under; else one made once in the shared store (store/shared-secret.ts). */
+  compactionKey?: string;
   /** PostgreSQL connection string; without it the gateway uses SQLite under `dataDir`. */
   databaseUrl?: string;
   /** How long PostgreSQL may take to give a connection (a new one, or a free one of the pool) before the query fails. */
@@ -43,6 +45,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings {
     dataDir: resolve(env.GATEWAY_DATA_DIR || './data'),
     configPath: env.GATEWAY_CONFIG || undefined,
     adminKey: readSecret(env, 'GATEWAY_ADMIN_KEY') || undefined,
+    compactionKey: readSecret(env, 'GATEWAY_COMPACTION_KEY') || undefined,
     databaseUrl: readSecret(env, 'GATEWAY_DATABASE_URL') || readSecret(env, 'DATABASE_URL') || undefined,
     databaseConnectTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_CONNECT_TIMEOUT_MS', databaseTimeoutDefaults.databaseConnectTimeoutMs),
     databaseQueryTimeoutMs: readInteger(env, 'GATEWAY_DATABASE_QUERY_TIMEOUT_MS', databaseTimeoutDefaults.databaseQueryTimeoutMs),

@@ -5,4 +5,4 @@ import type { StartedAnswer, StreamForm } from './started-answer.js';
  * step (http/emit-answer.ts). The front door puts it in the request context, so that the handlers below
  * http/ answer through it without importing the layer above them.
  */
-export type AnswerEmitter = (answer: StartedAnswer, form?: StreamForm) => Promise<void>;
+export type AnswerEmitter = <Body, Frame>(answer: StartedAnswer<Body, Frame>, form?: StreamForm) => Promise<void>;

@@ -45,7 +45,7 @@ function setup() {
 describe('combineObservers', () => {
   test('tells every observer of each attempt in order, runs it inside each scope (the first outermost), and tells each failure', async () => {
     const { router, smart, seen } = setup();
-    const answer = await router.run(
+    const { value: answer } = await router.route(
       smart,
       async (target) => {
         seen.push(`attempt ${target.model.id}`);

@@ -3,6 +3,7 @@ import type { OutputCapFields } from '../access/output-ceiling.js';
 import type { WireScanner } from '../access/wire-scan/wire-scan.js';
 import type { ImageUrlRewriter } from '../outbound/image-inliner.js';
 import type { GatewayError } from './gateway-error.js';
+import type { SessionFields } from './session-key.js';
 import type { WireProtocol } from './wire-protocol.js';
 
 /** A client protocol's name: what the spec's `x-metering` and the ledger call it. */
@@ -39,6 +40,11 @@ export interface ClientProtocol<Name extends ClientProtocolName = ClientProtocol
    * data (providers/with-inlined-image-urls.ts); none when such upstreams never forward it.
    */
   rewriteImageUrls?: ImageUrlRewriter<Record<string, unknown>>;
+  /**
+   * Where its bodies name the session a request belongs to, for the router's session affinity
+   * (core/session-key.ts); none when its API has no such field.
+   */
+  sessionFields?: SessionFields;
   /** The error body the family's SDK parses, for an error of a request in this protocol. */
   renderError(error: GatewayError): unknown;
   /** `gen_ai.operation.name` of its operations, by their kind (`x-metering.kind`); none for an operation that is no GenAI operation. */

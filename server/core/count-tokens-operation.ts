@@ -1,7 +1,7 @@
 import { countInputTokens, type InputTokenCount } from './count-input-tokens.js';
 import { droppedParamNames } from './dropped-params.js';
 import { gateCapabilities, type DroppableFeature } from './gate-capabilities.js';
-import { admitModelCall, type ModelCall } from './model-call.js';
+import { admitModelCall, type ModelCallRequest } from './model-call.js';
 import type { RoutedOperation } from './route-call.js';
 import type { ModelRequest } from './internal-representation.js';
 
@@ -10,13 +10,14 @@ import type { ModelRequest } from './internal-representation.js';
  * `call` reads (admitModelCall), so nothing a generation may not send can be counted; routed like one, so a
  * deployment that fails is retried and fallbacks are used; counted as it would be sent to the deployment
  * (features the model lacks left out, and named from the client's `body`), by the upstream where it counts
- * itself, else estimated (count-input-tokens.ts). `render` writes the count in the client's protocol.
+ * itself, else estimated (count-input-tokens.ts). `render` writes the count in the client's protocol, as its
+ * operation's response schema (`Body`); a count does not stream.
  */
-export function countTokensOperation(
-  call: ModelCall,
+export function countTokensOperation<Body>(
+  call: ModelCallRequest,
   body: Record<string, unknown>,
-  render: (count: InputTokenCount) => unknown,
-): RoutedOperation<{ count: InputTokenCount; dropped: DroppableFeature[] }> {
+  render: (count: InputTokenCount) => Body,
+): RoutedOperation<{ count: InputTokenCount; dropped: DroppableFeature[] }, Body, never> {
   /** The request as read once admitted (its stored history in hand), gated anew for each deployment. */
   let admitted: ModelRequest;
   return {

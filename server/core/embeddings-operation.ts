@@ -7,12 +7,13 @@ import type { RoutedOperation } from './route-call.js';
  * Embeddings, for either embeddings protocol, as a routed call (route-call.ts): the caller must be allowed
  * to embed with the model and the model must be able to; each attempt asks the deployment's provider, so a
  * refusal is retried or falls back like a model call's. `render` writes the vectors in the client's
- * protocol; the answer's usage is its input tokens. Errors name the client's model field `model`.
+ * protocol, as its operation's response schema (`Body`); embeddings do not stream. The answer's usage is
+ * its input tokens. Errors name the client's model field `model`.
  *
  * @example
  * await context.emit(await routeCall(deps, embeddingsOperation(request, renderVectors), context, access, context.work.signal));
  */
-export function embeddingsOperation(request: EmbeddingRequest, render: (result: EmbeddingResult) => unknown): RoutedOperation<EmbeddingResult> {
+export function embeddingsOperation<Body>(request: EmbeddingRequest, render: (result: EmbeddingResult) => Body): RoutedOperation<EmbeddingResult, Body, never> {
   /** The model the client named, once resolved: errors name it even when a fallback is tried. */
   let named = request.model;
   return {

@@ -6,11 +6,12 @@ import { startFakeUpstream, type FakeUpstream } from '../../test/helpers/fake-up
 import { AccessPolicy } from '../access/access-policy.js';
 import { configSchema } from '../config/config-schema.js';
 import { messagesCall } from '../protocols/anthropic-messages/messages-call.js';
-import type { MessagesCreateRequest } from '../protocols/anthropic-messages/wire-types.js';
+import type { MessagesCreateRequest, MessagesStreamEvent } from '../protocols/anthropic-messages/wire-types.js';
 import { DeploymentHealth } from './deployment-health.js';
 import { attachRequestContext } from './request-context.js';
 import { callModel } from './model-call.js';
 import type { StartedAnswer } from './started-answer.js';
+import type { SuccessBody } from '../../generated/operations.js';
 import { ModelRegistry } from './model-registry.js';
 import { Router } from './router.js';
 
@@ -48,7 +49,7 @@ const body: MessagesCreateRequest = {
   thinking: { type: 'enabled', budget_tokens: 2048 },
 };
 
-const call = (request: MessagesCreateRequest, anthropicBeta?: string): Promise<StartedAnswer> =>
+const call = (request: MessagesCreateRequest, anthropicBeta?: string): Promise<StartedAnswer<SuccessBody<'createMessage'>, MessagesStreamEvent>> =>
   callModel(
     deps,
     messagesCall(request, { outputTokenCeiling: undefined, ...(anthropicBeta && { anthropicBeta }) }),

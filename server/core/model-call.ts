@@ -5,6 +5,7 @@ import type { ModelCallProtocol } from './client-protocol.js';
 import type { Forwarded, ForwardedFrame } from '../providers/provider.js';
 import { droppedParamNames, withoutDroppedParams, type DroppedFeatureFields } from './dropped-params.js';
 import { gateCapabilities } from './gate-capabilities.js';
+import { assertWithinModelOutput } from './model-output-ceiling.js';
 import type { ModelRegistry, RegisteredModel } from './model-registry.js';
 import { prefetchFirstEvent } from './prefetch-first-event.js';
 import { routeCall, type RoutedCallDependencies, type RoutedOperation } from './route-call.js';
@@ -15,12 +16,11 @@ import { tallyStream } from './tally-stream.js';
 import type { ModelRequest, ModelResponse, StreamEvent, Usage } from './internal-representation.js';
 
 /**
- * What a client protocol tells the model-call pipeline about one request: how to read it, how the
- * upstream may take it, and how to answer in the protocol's own shapes. Each client-protocol folder
- * builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
+ * What a client protocol tells the model-call pipeline about one request: how to read it and how the
+ * upstream may take it. Counting a request's tokens needs this much (count-tokens-operation.ts); a model
+ * call adds how to answer (ModelCall).
  */
-/** A model call whose answer is its operation's response schema, `Body` (`SuccessBody<OperationId>`). */
-export interface ModelCall<Body = unknown> {
+export interface ModelCallRequest {
   /** The client protocol's definition (protocols/<name>/index.ts), as the layers below the protocols see it. */
   protocol: ModelCallProtocol;
   /** The model ID the client named. */
@@ -52,21 +52,29 @@ export interface ModelCall<Body = unknown> {
    * `x-gateway-dropped-params`); throws for those it may not leave behind.
    */
   untranslated?(target: RouteTarget): string[];
-  /** Renders an upstream answer of the client's own protocol: usually as it came. */
-  forwarded: AnswerRenderer<Record<string, unknown>, ForwardedFrame, Body>;
+}
+
+/**
+ * A request for the model-call pipeline and how to answer it in the protocol's own shapes, typed by its
+ * operation's schemas: `Body` the response (`SuccessBody<OperationId>`), `Frame` the stream event. Each
+ * client-protocol folder builds one per request (`chat-call.ts`, `messages-call.ts`, ...).
+ */
+export interface ModelCall<Body, Frame> extends ModelCallRequest {
+  /**
+   * Renders an upstream answer of the client's own protocol: usually as it came, through
+   * core/upstream-answer.ts, the one place its shape is taken on trust.
+   */
+  forwarded: AnswerRenderer<Record<string, unknown>, ForwardedFrame, Body, Frame>;
   /** Renders a translated answer in the client's protocol. */
-  translated: AnswerRenderer<ModelResponse, StreamEvent, Body>;
+  translated: AnswerRenderer<ModelResponse, StreamEvent, Body, Frame>;
 }
 
-/** How a client protocol writes one kind of answer: whole, or as a stream. */
-export interface AnswerRenderer<Whole, Item, Body = unknown> {
+/** How a client protocol writes one kind of answer: whole (`Body`), or as a stream of `Frame`s. */
+export interface AnswerRenderer<Whole, Item, Body, Frame> {
   /** The JSON body of a whole answer; it may act on it first (store a finished response). */
-  json(answer: Whole, target: RouteTarget): Body;
-  stream(items: AsyncIterable<Item>, target: RouteTarget): RenderedStream;
+  json(answer: Whole, target: RouteTarget): Body | Promise<Body>;
+  stream(items: AsyncIterable<Item>, target: RouteTarget): RenderedStream<Frame>;
 }
-
-/** What a model call needs: the same as every routed call. */
-export type ModelCallDependencies = RoutedCallDependencies;
 
 type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: Forwarded } | { translated: TranslatedAnswer });
 
@@ -80,17 +88,17 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
  * @example
  * const answer = await callModel(deps, chatCall(req.body, access.outputTokenCeiling()), context, access, signal);
  */
-export function callModel<Body>(
-  deps: ModelCallDependencies,
-  call: ModelCall<Body>,
+export function callModel<Body, Frame>(
+  deps: RoutedCallDependencies,
+  call: ModelCall<Body, Frame>,
   context: RequestContext,
   access: AccessPolicy,
   signal: AbortSignal,
-): Promise<StartedAnswer<Body>> {
+): Promise<StartedAnswer<Body, Frame>> {
   return routeCall(deps, modelCallOperation(call), context, access, signal);
 }
 
-function modelCallOperation<Body>(call: ModelCall<Body>): RoutedOperation<Attempt, Body> {
+function modelCallOperation<Body, Frame>(call: ModelCall<Body, Frame>): RoutedOperation<Attempt, Body, Frame> {
   return {
     admit: (registry, access) => admitModelCall(registry, call, access),
     attempt: (target, signal) => startAttempt(call, target, signal),
@@ -106,15 +114,16 @@ function modelCallOperation<Body>(call: ModelCall<Body>): RoutedOperation<Attemp
  * @example
  * const model = await admitModelCall(registry, messagesCall(body, { outputTokenCeiling: access.outputTokenCeiling() }), access);
  */
-export async function admitModelCall(registry: ModelRegistry, call: ModelCall, access: AccessPolicy): Promise<RegisteredModel> {
+export async function admitModelCall(registry: ModelRegistry, call: ModelCallRequest, access: AccessPolicy): Promise<RegisteredModel> {
   const model = registry.resolve(call.model, access);
+  assertWithinModelOutput(model, call.protocol.outputCap, call.clientBody);
   await call.prepare?.();
   const wire = { scanner: call.protocol.wireScanner, body: call.clientBody, brought: call.brought?.(), headers: call.forwardHeaders };
   access.assertModelRequest(call.request('inspect'), { params: call.params, wire });
   return model;
 }
 
-async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {
+async function startAttempt(call: ModelCallRequest, target: RouteTarget, signal: AbortSignal): Promise<Attempt> {
   const { stream, params } = call;
   const passThrough = target.deployment.provider.passThroughs?.[call.protocol.name];
   if (passThrough) {
@@ -138,22 +147,26 @@ async function startAttempt(call: ModelCall, target: RouteTarget, signal: AbortS
   return { target, droppedParams: [...droppedParamNames(call.droppedFields, call.body, translated.dropped), ...untranslated], translated };
 }
 
-async function render<Body>(call: ModelCall<Body>, attempt: Attempt): Promise<StartedAnswer<Body>> {
+function render<Body, Frame>(call: ModelCall<Body, Frame>, attempt: Attempt): StartedAnswer<Body, Frame> | Promise<StartedAnswer<Body, Frame>> {
   const { target, droppedParams } = attempt;
   if ('forwarded' in attempt) {
     const { forwarded } = attempt;
-    if (forwarded.kind === 'json') return jsonAnswer(attempt, await call.forwarded.json(forwarded.body, target), forwarded.usage);
+    if (forwarded.kind === 'json') return jsonAnswer(attempt, call.forwarded.json(forwarded.body, target), forwarded.usage);
     const streamed = { usage: forwarded.usage, deliveredSinceUsage: forwarded.deliveredSinceUsage };
     return { target, droppedParams, kind: 'stream', ...call.forwarded.stream(forwarded.frames, target), streamed };
   }
   const { translated } = attempt;
-  if (translated.kind === 'collected') return jsonAnswer(attempt, await call.translated.json(translated.response, target), translated.response.usage);
+  if (translated.kind === 'collected') return jsonAnswer(attempt, call.translated.json(translated.response, target), translated.response.usage);
   const tallied = tallyStream(translated.events);
   const streamed = { usage: tallied.usage, deliveredSinceUsage: tallied.deliveredSinceUsage };
   return { target, droppedParams, kind: 'stream', ...call.translated.stream(tallied.events, target), streamed };
 }
 
-/** A whole answer, rendered (and acted on: a finished response stored) before anything is written. */
-function jsonAnswer<Body>({ target, droppedParams }: Attempt, body: Body, usage: Usage | undefined): StartedAnswer<Body> {
-  return { target, droppedParams, kind: 'json', body: () => body, usage };
+/**
+ * A whole answer, rendered (and acted on: a finished response stored) before anything is written. Most
+ * renderers answer at once; only one that acts first is waited for (a promise and a turn less per answer).
+ */
+function jsonAnswer<Body, Frame>({ target, droppedParams }: Pick<Attempt, 'target' | 'droppedParams'>, rendered: Body | Promise<Body>, usage: Usage | undefined): StartedAnswer<Body, Frame> | Promise<StartedAnswer<Body, Frame>> {
+  if (rendered instanceof Promise) return rendered.then((body) => jsonAnswer({ target, droppedParams }, body, usage));
+  return { target, droppedParams, kind: 'json', body: () => rendered, usage };
 }

@@ -24,10 +24,18 @@ export interface RegisteredModel {
   deployments: Deployment[];
   /** Model IDs tried in order when every deployment has failed. */
   fallbacks: string[];
+  /** A session's requests go to one deployment while it is healthy (core/router.ts), for the provider's prompt cache. */
+  sessionAffinity: boolean;
+  /** Who runs the model's batch lines: the gateway, or the upstream's own batch API (config `batch`; server/batches/upstream/). */
+  batch: 'gateway' | 'upstream';
   /** What the model takes when it makes images. */
   images: ModelImagesConfig;
   /** Prices for the usage ledger; undefined costs 0. */
   pricing?: ModelPricing;
+  /** Prompt tokens the model takes (its config's or the price catalog's `context_window`); undefined when neither says. */
+  contextWindow?: number;
+  /** Most tokens one answer may have (its config's or the price catalog's `max_output_tokens`): the model's output ceiling. */
+  maxOutputTokens?: number;
 }
 
 /** Reported as `created` for models whose config does not say (2026-01-01, the contract's 1.0.0). */
@@ -116,7 +124,11 @@ function toRegistered(model: ModelConfig, providers: Map<string, Provider>): Reg
     ownedBy,
     deployments,
     fallbacks: model.fallbacks,
+    sessionAffinity: model.session_affinity,
+    batch: model.batch,
     images: model.images,
     pricing: model.pricing,
+    contextWindow: model.context_window,
+    maxOutputTokens: model.max_output_tokens,
   };
 }

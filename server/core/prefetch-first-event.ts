@@ -17,7 +17,11 @@ export async function prefetchFirstEvent<T>(source: AsyncIterable<T>, counts: (i
   }
   return {
     [Symbol.asyncIterator]: () => ({
-      next: async () => pending.shift() ?? iterator.next(),
+      // Not an async function: returning the source's own promise saves a promise and two turns per item.
+      next: () => {
+        const replayed = pending.shift();
+        return replayed ? Promise.resolve(replayed) : iterator.next();
+      },
       return: async (value?: unknown) => {
         pending.length = 0;
         return (await iterator.return?.(value)) ?? { done: true as const, value: undefined };

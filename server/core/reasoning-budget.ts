@@ -15,6 +15,14 @@ const budgetForEffort: Record<Effort, number> = {
   xhigh: 32_768,
 };
 
+/**
+ * OpenAI's effort scale (like Anthropic's) now tops out at `max`, one step past the gateway's `xhigh`:
+ * translated, it asks for the most the gateway's scale has.
+ */
+export function gatewayEffort(effort: Effort | 'max'): Effort {
+  return effort === 'max' ? 'xhigh' : effort;
+}
+
 /** The thinking budget a request asks for: its own budget if given, else its effort converted; 0 = off. */
 export function thinkingBudget(reasoning: ModelRequest['reasoning']): number | undefined {
   if (!reasoning) return undefined;

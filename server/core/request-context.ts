@@ -1,7 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import type { OperationRoute, ProtocolFamily } from '../../generated/operations.js';
 import type { Principal } from '../access/principal.js';
+import type { RequestMetrics } from '../observability/metrics/request-metrics.js';
 import type { RequestTrace } from '../observability/tracing/trace-scope.js';
+import type { MeteredRequest } from '../usage/metering/metered-request.js';
+import type { UsageRecord } from '../usage/usage-record.js';
 import type { AnswerEmitter } from './answer-emitter.js';
 import type { ClientProtocol } from './client-protocol.js';
 import { GatewayError } from './gateway-error.js';
@@ -11,6 +14,16 @@ import type { StreamedSoFar } from './streamed-so-far.js';
 
 /** Who is calling, once authentication has run: the admin, or a key of an account. */
 export type Caller = { kind: 'admin' } | { kind: 'key'; principal: Principal };
+
+/**
+ * A request the gateway's batch runner sent for one line of a batch (server/batches/): it is served as the
+ * same request from a client would be, but its ledger row carries the batch's ID and is handed to the
+ * runner, which stores it in the transaction that records the line's outcome.
+ */
+export interface BatchLineRequest {
+  batchId: string;
+  keepRow(row: UsageRecord): void;
+}
 
 /** The model and deployment that served a model call. */
 export interface ServedRoute {
@@ -41,6 +54,11 @@ export interface RequestContext {
   /** Whose error shape the request gets: the operation's family, or the closest for a path that matched none. */
   family: ProtocolFamily;
   caller?: Caller;
+  /**
+   * The session the request belongs to, scoped by the caller's account (session-key.ts): the router keeps a
+   * session on one deployment. Set by the http layer's step for model calls; undefined when none is named.
+   */
+  sessionKey?: string;
   route?: ServedRoute;
   /** The usage the upstream reported (or the gateway counted); undefined when none was reported. */
   usage?: Usage;
@@ -58,8 +76,12 @@ export interface RequestContext {
   trace?: RequestTrace;
   /** Sends a routed call's answer: the front door gives every request the http layer's emit step. */
   emit: AnswerEmitter;
-  // Declared beside their types, which would otherwise make import circles through this file: `metrics`
-  // (observability/metrics/request-metrics.ts), `metering` (usage/metering/metered-request.ts).
+  /** What the metrics step keeps for the request's stream (observability/metrics/observe-requests.ts); none with metrics off. */
+  metrics?: RequestMetrics;
+  /** Metering's state of a metered request (usage/metering/metered-request.ts); undefined for any other. */
+  metering?: MeteredRequest;
+  /** Set by authentication for a batch line's request (http/in-process-callers.ts); undefined for a client's. */
+  batchLine?: BatchLineRequest;
 }
 
 /**
@@ -72,12 +94,19 @@ declare module '../../generated/operations.js' {
   }
 }
 
-const contexts = new WeakMap<IncomingMessage, RequestContext>();
+/**
+ * The context rides on the request itself, under a key nothing else can name, not in a WeakMap: the
+ * context reaches back to its request (its emit step holds the response, the response its request), and
+ * V8's young-generation GC keeps alive a WeakMap entry whose value reaches its own key, so every request's
+ * objects were promoted and lived until a full GC (bench/README.md, "issue 35's allocation regression").
+ */
+const contextKey = Symbol('request context');
+type WithContext = IncomingMessage & { [contextKey]?: RequestContext };
 
 /** Gives a request its context; the front door does this first, for every request. */
 export function attachRequestContext(req: IncomingMessage): RequestContext {
   const context: RequestContext = { requestId: '', pathParams: {}, family: 'openai', work: new RequestWork(), emit: noEmitter };
-  contexts.set(req, context);
+  (req as WithContext)[contextKey] = context;
   return context;
 }
 
@@ -89,5 +118,5 @@ const noEmitter: AnswerEmitter = () => Promise.reject(new GatewayError('internal
  * request that somehow has none gets an empty one, so that error handling can never fail for lack of it.
  */
 export function contextOf(req: IncomingMessage): RequestContext {
-  return contexts.get(req) ?? attachRequestContext(req);
+  return (req as WithContext)[contextKey] ?? attachRequestContext(req);
 }

@@ -10,7 +10,7 @@ import type { StartedAnswer } from './started-answer.js';
  * One operation that reaches an upstream (a generation, an image request, embeddings, a token count), as
  * the routed call needs it: everything else (routing, retries, fallbacks, observing) is the same for all.
  */
-export interface RoutedOperation<Begun, Body = unknown> {
+export interface RoutedOperation<Begun, Body, Frame> {
   /** Resolves the model and checks the request against the caller's permissions (404, 403, 400): the model to route. */
   admit(registry: ModelRegistry, access: AccessPolicy): RegisteredModel | Promise<RegisteredModel>;
   /**
@@ -18,8 +18,11 @@ export interface RoutedOperation<Begun, Body = unknown> {
    * is in hand) and before anything reached the client, so that a failure until then is retried or falls back.
    */
   attempt(target: RouteTarget, signal: AbortSignal): Promise<Begun>;
-  /** The begun answer, in the client's protocol. */
-  answer(begun: Begun, target: RouteTarget): StartedAnswer<Body> | Promise<StartedAnswer<Body>>;
+  /**
+   * The begun answer, in the client's protocol: `Body` is the operation's response schema
+   * (`SuccessBody<OperationId>`), `Frame` its stream event schema (`never` if it does not stream).
+   */
+  answer(begun: Begun, target: RouteTarget): StartedAnswer<Body, Frame> | Promise<StartedAnswer<Body, Frame>>;
 }
 
 /**
@@ -32,7 +35,7 @@ export interface AnswerObserver {
    * (its body read when written, its frames as they go out, told when the stream is over); one that does
    * not returns it as it is. `context` is the request's, where an observer keeps what it learns of it.
    */
-  onAnswer?<Body>(answer: StartedAnswer<Body>, context: RequestContext): StartedAnswer<Body>;
+  onAnswer?<Body, Frame>(answer: StartedAnswer<Body, Frame>, context: RequestContext): StartedAnswer<Body, Frame>;
 }
 
 /** A router whose observer watches answers too. */
@@ -53,15 +56,18 @@ export interface RoutedCallDependencies {
  * @example
  * await context.emit(await routeCall(deps, embeddingsOperation(request, render), context, access, context.work.signal));
  */
-export async function routeCall<Begun, Body>(
+export async function routeCall<Begun, Body, Frame>(
   deps: RoutedCallDependencies,
-  operation: RoutedOperation<Begun, Body>,
+  operation: RoutedOperation<Begun, Body, Frame>,
   context: RequestContext,
   access: AccessPolicy,
   signal: AbortSignal,
-): Promise<StartedAnswer<Body>> {
+): Promise<StartedAnswer<Body, Frame>> {
   const model = await operation.admit(deps.registry, access);
-  const { target, begun } = await deps.router.run(model, async (target) => ({ target, begun: await operation.attempt(target, signal) }), signal, access);
-  const answer = await operation.answer(begun, target);
+  // The router says which target answered: no wrapper per attempt to carry it (bench/README.md, issue 35).
+  const { target, value: begun } = await deps.router.route(model, (target) => operation.attempt(target, signal), signal, access, context.sessionKey);
+  const rendered = operation.answer(begun, target);
+  // Most answers are rendered at once: awaiting only those that are not saves a promise and a turn.
+  const answer = rendered instanceof Promise ? await rendered : rendered;
   return deps.router.observer.onAnswer?.(answer, context) ?? answer;
 }

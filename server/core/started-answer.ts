@@ -7,21 +7,23 @@ import type { StreamedSoFar } from './streamed-so-far.js';
 // What a routed call (route-call.ts) hands to the emit step: types only, imported by the request context's
 // emit step as much as by the call, so they live apart from both.
 
-/** How a client protocol streams one answer. */
-export interface RenderedStream {
-  frames: AsyncIterable<StreamFrame>;
+/** How a client protocol streams one answer: `Frame` is its operation's stream event schema. */
+export interface RenderedStream<Frame> {
+  frames: AsyncIterable<StreamFrame<Frame>>;
   /**
    * The frames that tell a failure once the headers have gone, in the protocol's in-band form. Without it
    * a failure ends the stream, for streams whose frames already carry their failures.
    */
-  errorFrames?(error: GatewayError): StreamFrame[];
+  errorFrames?(error: GatewayError): StreamFrame<Frame>[];
 }
 
 /**
- * An answer that has begun, in the client's protocol, of which the client has seen nothing yet; `Body` is
- * its operation's response schema (`SuccessBody<OperationId>`), so a renderer of the wrong shape fails the type check.
+ * An answer that has begun, in the client's protocol, of which the client has seen nothing yet, typed by its
+ * operation's schemas up to the write: `Body` is the operation's response schema (`SuccessBody<OperationId>`),
+ * `Frame` its stream event schema (`never` for an operation that does not stream), so that a renderer of the
+ * wrong shape fails the type check.
  */
-export type StartedAnswer<Body = unknown> = {
+export type StartedAnswer<Body, Frame> = {
   target: RouteTarget;
   /** Request fields left out because the model lacks the capability. */
   droppedParams: string[];
@@ -34,7 +36,7 @@ export type StartedAnswer<Body = unknown> = {
       /** Images the answer holds, for an image operation. */
       imageCount?: number;
     }
-  | (RenderedStream & {
+  | (RenderedStream<Frame> & {
       kind: 'stream';
       /**
        * What a generated stream has reported and sent so far (tally-stream.ts): such a stream is read on

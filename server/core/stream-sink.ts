@@ -5,6 +5,7 @@
  */
 export interface StreamSink {
   readonly isOpen: boolean;
-  send(data: unknown, event?: string): Promise<void>;
+  /** A promise only when the client reads slowly: then the sender waits for it before sending more. */
+  send(data: unknown, event?: string): Promise<void> | undefined;
   end(): void;
 }

@@ -42,16 +42,37 @@ export interface TalliedStream {
   deliveredSinceUsage(): number;
 }
 
-/** Tallies a translated stream as it goes by (see {@link StreamTally}); every streaming pass-through does the same. */
+/**
+ * Tallies a translated stream as it goes by (see {@link StreamTally}); every streaming pass-through does the same.
+ * A plain iterator, not an async generator: every event of every translated stream passes here, and a
+ * generator's extra promises and turns per event are work for nothing (bench/README.md, async stages).
+ */
 export function tallyStream(source: AsyncIterable<StreamEvent>): TalliedStream {
   const tally = new StreamTally();
-  async function* events(): AsyncGenerator<StreamEvent> {
-    for await (const event of source) {
-      if (event.type === 'usage') tally.report(event.usage);
-      const characters = streamEventCharacters(event);
-      yield event;
-      tally.deliver(characters);
-    }
-  }
-  return { events: events(), usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
+  const events: AsyncIterable<StreamEvent> = {
+    [Symbol.asyncIterator]: () => {
+      const iterator = source[Symbol.asyncIterator]();
+      /** The characters of the event handed out last: counted once the consumer asks for the next. */
+      let handedOut = 0;
+      return {
+        next: () => {
+          tally.deliver(handedOut);
+          handedOut = 0;
+          return iterator.next().then((result) => {
+            if (result.done) return result;
+            const event = result.value;
+            if (event.type === 'usage') tally.report(event.usage);
+            handedOut = streamEventCharacters(event);
+            return result;
+          });
+        },
+        // A consumer that stops never asks again: what it took last is not counted.
+        return: async (): Promise<IteratorReturnResult<undefined>> => {
+          await iterator.return?.();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  return { events, usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
 }

@@ -4,6 +4,7 @@ import type { KeyAuthenticator } from '../keys/key-authenticator.js';
 import { secretsEqual } from '../keys/key-secret.js';
 import { GatewayError } from '../core/gateway-error.js';
 import { contextOf } from '../core/request-context.js';
+import type { InProcessCallers } from './in-process-callers.js';
 
 /**
  * Checks the caller's key before anything else is done for them (no body parsing, no validation detail
@@ -12,12 +13,25 @@ import { contextOf } from '../core/request-context.js';
  * the operation lists (its security schemes: `Authorization: Bearer`, `x-api-key`, `x-goog-api-key`,
  * `?key=`). The caller is written to the request context for every later step.
  */
-export function createAuthentication(options: { keys: KeyAuthenticator; adminKey?: string }): RequestHandler {
+export function createAuthentication(options: { keys: KeyAuthenticator; adminKey?: string; inProcess?: InProcessCallers }): RequestHandler {
   return async (req, _res, next) => {
     const context = contextOf(req);
     const operation = context.operation;
     if (!operation) throw new Error(`authentication ran for ${req.method} ${req.path}, which matched no operation`);
     if (operation.security === 'public') return next();
+    // A batch line the gateway sends itself: the key that made the batch, checked now as if it were presented.
+    const inProcess = options.inProcess?.of(req);
+    if (inProcess && operation.security === 'key') {
+      const principal = await options.keys.verifyHash(inProcess.keyHash);
+      if (!principal) throw new GatewayError('authentication', 'The API key that made this batch has been revoked.');
+      if (principal.account.disabled_at !== null) {
+        throw new GatewayError('permission', `The account '${principal.account.id}' of this batch is disabled.`, { code: 'account_disabled' });
+      }
+      context.caller = { kind: 'key', principal };
+      context.batchLine = inProcess.batchLine;
+      inProcess.admitted();
+      return next();
+    }
     const secret = presentedKey(req, operation.credentials);
     if (operation.security === 'admin') {
       if (!options.adminKey) {

@@ -1,6 +1,5 @@
 import type { Request } from 'express';
 import { createRequestAjv } from 'express-openapi-validator/dist/framework/ajv/index.js';
-import type { Options as AjvOptions } from 'express-openapi-validator/dist/framework/types.js';
 import { OpenApiValidator } from 'express-openapi-validator/dist/openapi.validator.js';
 import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { isPlainJsonType } from './json-body.js';
@@ -22,7 +21,7 @@ type ValidatorOptions = ConstructorParameters<typeof OpenApiValidator>[0];
  * at start-up, and one that changes what they mean fails that test.
  */
 export function createBodyPrecheck(apiDoc: OpenAPIV3.DocumentV3, options: ValidatorOptions): BodyPrecheck {
-  const ajvOptions = (new OpenApiValidator(options) as unknown as { ajvOpts: { request: AjvOptions } }).ajvOpts.request;
+  const ajvOptions = new OpenApiValidator(options).ajvOpts.request;
   const ajv = createRequestAjv(apiDoc, ajvOptions);
   const validators = new Map<string, (data: unknown) => boolean>();
   for (const item of Object.values(apiDoc.paths ?? {})) {

@@ -16,11 +16,13 @@ import { sendStream } from './send-stream.js';
  * whose client left is read on, its frames dropped, within the request's drain bound
  * (core/request-work.ts), so that its usage arrives.
  */
-export async function emitAnswer(res: Response, context: RequestContext, answer: StartedAnswer, form: StreamForm = 'sse'): Promise<void> {
+export async function emitAnswer<Body, Frame>(res: Response, context: RequestContext, answer: StartedAnswer<Body, Frame>, form: StreamForm = 'sse'): Promise<void> {
   describeRoute(res, context, answer.target, answer.droppedParams);
   if (answer.kind === 'json') {
     context.usage = answer.usage;
-    res.json(await answer.body());
+    // Most bodies are made at once: awaiting only those that are not saves a promise and a turn per answer.
+    const body = answer.body();
+    res.json(body instanceof Promise ? await body : body);
     return;
   }
   const { streamed, images } = answer;
@@ -29,7 +31,7 @@ export async function emitAnswer(res: Response, context: RequestContext, answer:
     frameOf: (frame) => frame,
     ...(answer.errorFrames && { errorFrames: answer.errorFrames }),
     ...(streamed && {
-      readOnWithoutClient: (data: unknown) => context.work.readOnFor(Buffer.byteLength(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''))),
+      readOnWithoutClient: (data) => context.work.readOnFor(Buffer.byteLength(typeof data === 'string' ? data : (JSON.stringify(data) ?? ''))),
     }),
     finish: (whole: boolean) => {
       context.usage = streamed?.usage() ?? images?.usage();

@@ -1,17 +1,8 @@
 import type { RequestHandler } from 'express';
+import type { OpenAPIV3 } from 'express-openapi-validator/dist/framework/types.js';
 import { GatewayError } from '../core/gateway-error.js';
 
-interface ParameterObject {
-  $ref?: string;
-  in?: string;
-  name?: string;
-  schema?: { type?: string };
-}
-
-interface SpecShape {
-  paths: Record<string, Record<string, { parameters?: ParameterObject[] }>>;
-  components?: { parameters?: Record<string, ParameterObject> };
-}
+const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /**
  * Refuses query values such as `limit=Infinity` for the contract's integer and number parameters. The
@@ -20,7 +11,7 @@ interface SpecShape {
  * parameter declared 1–1000 (found by test/bad-input-parameters.test.ts). Runs after the validator has
  * found the operation (`req.openapi.openApiRoute`).
  */
-export function createFiniteQueryNumbers(spec: SpecShape): RequestHandler {
+export function createFiniteQueryNumbers(spec: OpenAPIV3.DocumentV3): RequestHandler {
   const numericParameters = numericQueryParameters(spec);
   return (req, _res, next) => {
     const route = (req as typeof req & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
@@ -36,16 +27,17 @@ export function createFiniteQueryNumbers(spec: SpecShape): RequestHandler {
 }
 
 /** `'get /v1/models'` → the names of its query parameters typed integer or number. */
-function numericQueryParameters(spec: SpecShape): Map<string, string[]> {
-  const resolve = (parameter: ParameterObject) =>
-    parameter.$ref ? spec.components?.parameters?.[parameter.$ref.replace('#/components/parameters/', '')] ?? parameter : parameter;
+function numericQueryParameters(spec: OpenAPIV3.DocumentV3): Map<string, string[]> {
+  const resolve = (parameter: OpenAPIV3.ReferenceObject | OpenAPIV3.ParameterObject) =>
+    '$ref' in parameter ? spec.components?.parameters?.[parameter.$ref.replace('#/components/parameters/', '')] : parameter;
+  const isNumeric = (schema: OpenAPIV3.ParameterObject['schema']) => schema !== undefined && 'type' in schema && (schema.type === 'integer' || schema.type === 'number');
   const found = new Map<string, string[]>();
-  for (const [template, operations] of Object.entries(spec.paths)) {
-    for (const [method, operation] of Object.entries(operations)) {
-      const names = (operation.parameters ?? [])
-        .map(resolve)
-        .filter((parameter) => parameter.in === 'query' && (parameter.schema?.type === 'integer' || parameter.schema?.type === 'number'))
-        .map((parameter) => parameter.name!);
+  for (const [template, item] of Object.entries(spec.paths)) {
+    for (const method of methods) {
+      const names = (item[method]?.parameters ?? []).flatMap((declared) => {
+        const parameter = resolve(declared);
+        return parameter && !('$ref' in parameter) && parameter.in === 'query' && isNumeric(parameter.schema) ? [parameter.name] : [];
+      });
       if (names.length > 0) found.set(`${method} ${template}`, names);
     }
   }

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { RequestHandler } from 'express';
 import multer from 'multer';
 import { GatewayError } from '../core/gateway-error.js';
+import { toMultipartError } from './multipart-error.js';
 
 /** The file fields of `POST /v1/images/edits`: one `image`, up to 16 `image[]`, one `mask`. */
 const fileFields = [
@@ -62,9 +63,8 @@ export function createImageUpload(uploadsDirectory: string, limits: UploadLimits
 
 /** Multer's and busboy's failures in the gateway's terms: sizes are 413, everything else the client's 400. */
 function toUploadError(error: unknown, limits: UploadLimits): GatewayError {
-  if (error instanceof multer.MulterError) {
-    const param = error.field;
-    switch (error.code) {
+  return toMultipartError(error, ({ code, field: param }) => {
+    switch (code) {
       case 'LIMIT_FILE_SIZE':
         return new GatewayError('request_too_large', `The file in '${param}' is over the ${limits.fileBytes}-byte upload limit.`, { param, code: 'file_too_large' });
       case 'LIMIT_FIELD_VALUE':
@@ -72,12 +72,7 @@ function toUploadError(error: unknown, limits: UploadLimits): GatewayError {
       case 'LIMIT_UNEXPECTED_FILE':
         return new GatewayError('invalid_request', `Unexpected file field '${param}' (or too many files in it): send one 'image', up to 16 'image[]' and one 'mask'.`, { param, code: 'invalid_file_field' });
       default:
-        return new GatewayError('invalid_request', `The multipart body is over a limit: ${error.message}.`, { param, code: 'too_many_parts' });
+        return undefined;
     }
-  }
-  if (error instanceof GatewayError) return error;
-  // The disk failed us (full, unwritable): our fault, a 500, not the client's.
-  if (error instanceof Error && 'syscall' in error) return new GatewayError('internal', 'The upload could not be stored.', { cause: error });
-  const detail = error instanceof Error ? error.message : String(error);
-  return new GatewayError('invalid_request', `The multipart body could not be read: ${detail}.`, { code: 'invalid_multipart', cause: error });
+  });
 }

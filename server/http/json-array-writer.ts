@@ -20,14 +20,17 @@ export class JsonArrayWriter {
     return this.clientPresent();
   }
 
-  /** Sends one element. Objects are JSON-encoded; a string is sent as the JSON text it already is. */
-  async send(element: unknown): Promise<void> {
-    if (!this.isOpen) return;
+  /**
+   * Sends one element. Objects are JSON-encoded; a string is sent as the JSON text it already is. Returns a
+   * promise only while the client reads slowly (writeWithBackpressure), to be waited for.
+   */
+  send(element: unknown): Promise<void> | undefined {
+    if (!this.isOpen) return undefined;
     const json = typeof element === 'string' ? element : JSON.stringify(element);
     const separator = this.elements === 0 ? '' : ',\r\n';
     this.elements += 1;
     // Time to first byte: the first element leaves at once, not with the elements converted after it.
-    await writeWithBackpressure(this.res, separator + json, { sendNow: this.elements === 1 });
+    return writeWithBackpressure(this.res, separator + json, { sendNow: this.elements === 1 });
   }
 
   /** Closes the array and the response. */

@@ -1,6 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Request, RequestHandler } from 'express';
 import { GatewayError } from '../core/gateway-error.js';
+import { contextOf } from '../core/request-context.js';
 
 /**
  * Reads JSON request bodies. The common case (`application/json`, UTF-8, no `content-encoding`) is read
@@ -18,6 +19,9 @@ import { GatewayError } from '../core/gateway-error.js';
 export function createJsonBodyReader(options: { limit: number; general: RequestHandler }): RequestHandler {
   const { limit, general } = options;
   return (req, res, next) => {
+    // The validator reads a body without a media type as no body at all, which an operation whose body is
+    // optional (POST /v1/conversations) then served with the body silently dropped.
+    if (!req.headers['content-type'] && carriesBody(req) && contextOf(req).operation?.body === 'json') return refuseAfterBody(req, untyped(), next);
     if (!isPlainJson(req)) return general(req, res, (error?: unknown) => next(error ?? nestingError(req.body)));
     const declared = Number(req.headers['content-length']);
     if (declared > limit) return refuseAfterBody(req, tooLarge(limit), next);
@@ -64,8 +68,17 @@ function isPlainJson(req: Request): boolean {
   if (!isPlainJsonType(req.headers['content-type'])) return false;
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') return false;
+  return carriesBody(req);
+}
+
+/** Whether the request has a body: a length above 0, or chunked. */
+function carriesBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
+}
+
+function untyped(): GatewayError {
+  return new GatewayError('unsupported_media_type', 'The request has a body but no Content-Type: send it as application/json.', { code: 'unsupported_media_type' });
 }
 
 /** A request body must be a JSON object (the contract then says which); `[` etc. are parsed for the validator to refuse. */

@@ -18,16 +18,19 @@ export class SseWriter {
     return this.clientPresent();
   }
 
-  /** Sends one event. Objects are JSON-encoded; `event` adds an `event:` line (Anthropic and Responses need it). */
-  async send(data: unknown, event?: string): Promise<void> {
+  /**
+   * Sends one event. Objects are JSON-encoded; `event` adds an `event:` line (Anthropic and Responses need it).
+   * Returns a promise only while the client reads slowly (writeWithBackpressure), to be waited for.
+   */
+  send(data: unknown, event?: string): Promise<void> | undefined {
     if (event !== undefined && /[\r\n]/.test(event)) throw new Error('SSE event names cannot contain line breaks');
     const payload = typeof data === 'string' ? data : JSON.stringify(data);
     const frame = (event === undefined ? '' : `event: ${event}\n`) + dataLines(payload) + '\n';
-    if (!this.isOpen) return;
+    if (!this.isOpen) return undefined;
     // Time to first byte: the first event leaves at once, not with the events translated after it.
     const sendNow = !this.sentFirst;
     this.sentFirst = true;
-    await writeWithBackpressure(this.res, frame, { sendNow });
+    return writeWithBackpressure(this.res, frame, { sendNow });
   }
 
   end(): void {

@@ -10,14 +10,14 @@ export interface StoredImage {
 }
 
 /**
- * Where images handed out as URLs live until they expire. The local-disk implementation suits one
- * instance or a shared volume; several instances without one need a shared store (S3-compatible), which
- * implements the same three calls.
+ * Where images handed out as URLs live until they expire: on local disk (one instance, or a volume the
+ * instances share) or in the store, which the instances on one PostgreSQL share (database-image-storage.ts);
+ * `images.storage` picks (choose-image-storage.ts). An object store would implement the same three calls.
  */
 export interface ImageStorage {
   /** Stores the bytes and resolves with the file name to put in the URL. */
   save(bytes: Buffer, format: ImageFormat, expiresAt: number): Promise<string>;
-  /** The image, or undefined when the name is unknown, malformed or expired (an expired file is deleted). */
+  /** The image, or undefined when the name is unknown, malformed or expired (an expired image may be deleted now or by the sweep). */
   open(name: string, now?: number): Promise<StoredImage | undefined>;
   /** Deletes every expired image and resolves with how many went. */
   deleteExpired(now?: number): Promise<number>;

@@ -1,9 +1,13 @@
 import type { OperationHandlers, SuccessBody } from '../../generated/operations.js';
 import type { ClientProtocol, ClientProtocolName } from '../core/client-protocol.js';
-import type { ModelCallDependencies } from '../core/model-call.js';
+import type { RoutedCallDependencies } from '../core/route-call.js';
 import type { RegisteredModel } from '../core/model-registry.js';
 import type { ImageServices } from './openai-images/image-services.js';
+import type { ConversationStore } from '../store/conversation-store.js';
 import type { ResponseStore } from '../store/response-store.js';
+import type { WarmUpTest } from './openai-responses/warm-up.js';
+import type { CompactionSeal } from './openai-responses/compaction-seal.js';
+import type { BatchService } from '../batches/batch-service.js';
 
 /**
  * Everything the gateway knows about one client protocol, declared once in its folder's `index.ts`: what
@@ -23,11 +27,19 @@ export interface ClientProtocolDefinition<Name extends ClientProtocolName = Clie
 }
 
 /** What the protocols' handlers are built from (create-handlers.ts passes its own dependencies). */
-export interface ProtocolDependencies extends ModelCallDependencies {
+export interface ProtocolDependencies extends RoutedCallDependencies {
   responses: ResponseStore;
+  /** OpenAI Conversations (`/v1/conversations`). */
+  conversations: ConversationStore;
   /** Seconds a stored response lives (`responses.retention_days`). */
   responseRetentionSeconds: number;
+  /** Tells the Responses WebSocket's warm-up requests (protocols/openai-responses/warm-up.ts). */
+  isResponsesWarmUp?: WarmUpTest;
+  /** Seals and opens the `compaction` items the gateway makes (openai-responses/compaction-seal.ts). */
+  compactionSeal: CompactionSeal;
   images: ImageServices;
+  /** Batches the gateway runs (server/batches/): Anthropic's Message Batches (and OpenAI's Batch API, served by management/batches/). */
+  batches: BatchService;
 }
 
 /** Express 5 leaves query values as strings (the validator only checks them). */

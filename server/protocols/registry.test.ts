@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { operationRoutes } from '../../generated/operations.js';
-import type { ModelCallDependencies } from '../core/model-call.js';
+import type { RoutedCallDependencies } from '../core/route-call.js';
 import type { ProtocolDependencies } from './protocol-definition.js';
 import { errorBodyRenderers, modelListRenderers, protocolDefinitions, protocolHandlers, protocolOfOperation } from './registry.js';
 
 /** Building handlers only keeps their dependencies for later; none is called here. */
 const unused = {} as never;
-const deps: ProtocolDependencies = { ...(unused as ModelCallDependencies), registry: unused, router: unused, responses: unused, responseRetentionSeconds: 1, images: unused };
+const deps: ProtocolDependencies = { ...(unused as RoutedCallDependencies), registry: unused, router: unused, responses: unused, conversations: unused, responseRetentionSeconds: 1, images: unused, compactionSeal: unused, batches: unused };
 
 describe('the client protocol registry', () => {
   it('has a definition for every protocol the spec names, and none it does not', () => {

@@ -13,9 +13,10 @@ import { vertexConfigEntry } from './vertex/config-keys.js';
  * them: config/config-schema.ts builds the provider entry's schema from this list and refuses, with
  * providerConfigProblems, keys a type does not take and what its own rules refuse.
  *
- * This module and the ones it imports load no provider's code, only zod schemas and rules: the providers'
- * code reads the parsed config, so the config's schema must not need it (no import circle). The same types,
- * in the same order, are registry.ts's definitions, which spread these entries; registry.ts checks that.
+ * This list is the provider types: adding one is its folder and a line here, and a line in registry.ts, whose
+ * table of definitions is keyed by these types (the compiler refuses it without one). This module and the
+ * ones it imports load no provider's code, only zod schemas and rules: the providers' code reads the parsed
+ * config, so the config's schema must not need it (no import circle).
  */
 export const providerConfigEntries = [
   openAIConfigEntry,
@@ -36,6 +37,7 @@ export type ProviderType = ConfigEntry['type'];
 export const providerTypes: readonly ProviderType[] = providerConfigEntries.map((entry) => entry.type);
 
 const entriesByType = new Map<string, ConfigEntry>(providerConfigEntries.map((entry) => [entry.type, entry]));
+if (entriesByType.size !== providerConfigEntries.length) throw new Error(`two provider config entries share a type: ${providerTypes.join(', ')}`);
 
 function configEntry(type: ProviderType): ConfigEntry {
   return entriesByType.get(type)!;

@@ -1,19 +1,14 @@
-import type { z } from 'zod';
 import type { ModelCapability, ProviderConfig } from '../config/config-schema.js';
-import type { ProviderTypeEntry } from '../config/provider-entry.js';
 import type { Provider } from './provider.js';
 
 /**
- * Everything the gateway knows about one provider type, declared once in its folder's `index.ts`; the
- * registry (registry.ts) derives every per-type table from the list of definitions. The part the config
- * file checks (`type`, `serves`, `config`) is the folder's config-keys.ts, spread in here, and listed
- * again in provider-config-rules.ts: the config's schema reads that list without loading any provider's
- * code, which itself reads the parsed config. Adding a provider is its folder and one entry in each list
- * (registry.ts checks they agree).
- *
- * `Type` and `Keys` are spelt out in each definition's annotation (never inferred from the object).
+ * What the gateway's code knows about one provider type, declared once in its folder's `index.ts`. The
+ * part the config file checks (`type`, `serves`, its keys and their rules) is the folder's config-keys.ts,
+ * listed in provider-config-rules.ts: the config's schema reads that list without loading any provider's
+ * code, which itself reads the parsed config. The registry (registry.ts) holds each type's definition under
+ * the type its config entry names, and derives every per-type table from them.
  */
-export interface ProviderDefinition<Type extends string = string, Keys extends z.ZodRawShape = z.ZodRawShape> extends ProviderTypeEntry<Type, Keys> {
+export interface ProviderDefinition {
   /** What a model of this type can do when its config does not say (core/model-registry.ts). */
   defaultCapabilities: readonly ModelCapability[];
   /**

@@ -4,6 +4,7 @@ import type { EmbeddingRequest, EmbeddingResult } from '../core/embedding-types.
 import type { ModelRequest, StreamEvent, Usage } from '../core/internal-representation.js';
 import type { WireProtocol } from '../core/wire-protocol.js';
 import type { ImageUrlRewriter } from '../outbound/image-inliner.js';
+import type { UpstreamBatchApi } from './upstream-batch-api.js';
 
 /** What a provider needs to know per call beyond the request itself. */
 export interface CallContext {
@@ -43,6 +44,8 @@ export interface Provider {
    * retry or fall back.
    */
   readonly embeddings?: EmbeddingProvider;
+  /** Present on providers whose upstream has a batch API of its own, for models with `batch: upstream`. */
+  readonly batches?: UpstreamBatchApi;
   /** Releases pooled upstream connections (shutdown, tests). */
   close?(): Promise<void>;
 }
@@ -94,6 +97,11 @@ export interface PassThroughCall extends CallContext {
  */
 export interface PassThrough {
   forward(body: Record<string, unknown>, call: PassThroughCall): Promise<Forwarded>;
+  /**
+   * The protocol's compaction endpoint, where it has one (OpenAI's `POST /responses/compact`): the body
+   * goes as it came but for the model, and the upstream's JSON answer comes back whole.
+   */
+  compact?(body: Record<string, unknown>, call: PassThroughCall): Promise<Extract<Forwarded, { kind: 'json' }>>;
 }
 
 export type Forwarded =

@@ -7,48 +7,35 @@ import { geminiProvider } from './gemini/index.js';
 import { openaiCompatibleProvider } from './openai-compatible/index.js';
 import { openaiProvider } from './openai/index.js';
 import { vertexProvider } from './vertex/index.js';
-import { providerConfigEntries, type ProviderType } from './provider-config-rules.js';
+import type { ProviderType } from './provider-config-rules.js';
+import type { ProviderDefinition } from './provider-definition.js';
 import type { Provider } from './provider.js';
 import { withInlinedImageUrls } from './with-inlined-image-urls.js';
 
 /**
- * Every provider type's definition, from its folder: adding a type is its folder, one entry here and one in
- * provider-config-rules.ts (the types' config entries, which the config's schema reads without loading the
- * providers' code). Each table about provider types (capabilities, model descriptions, …) derives from
- * this list.
+ * Each provider type's definition (its folder's index.ts), under the type its config entry names. The types
+ * are the one list in provider-config-rules.ts, which the config's schema reads without loading any
+ * provider's code; this table enumerates them again only because that list must not import the code here,
+ * and the compiler holds the two together: a type missing here (`Property 'vertex' is missing`) or one the
+ * list does not name fails the type check. Adding a type is its folder, one line in that list and one here.
+ * Each table about provider types (capabilities, model descriptions, …) derives from this one.
  */
-export const providerDefinitions = [
-  openaiProvider,
-  anthropicProvider,
-  geminiProvider,
-  openaiCompatibleProvider,
-  builtinProvider,
-  azureOpenAIProvider,
-  bedrockProvider,
-  vertexProvider,
-] as const;
-
-/** A definition from the list, with its own `type` and config keys. */
-export type RegisteredDefinition = (typeof providerDefinitions)[number];
+const providerDefinitions: Record<ProviderType, ProviderDefinition> = {
+  openai: openaiProvider,
+  anthropic: anthropicProvider,
+  gemini: geminiProvider,
+  'openai-compatible': openaiCompatibleProvider,
+  builtin: builtinProvider,
+  'azure-openai': azureOpenAIProvider,
+  bedrock: bedrockProvider,
+  vertex: vertexProvider,
+};
 
 export { providerTypes, type ProviderType } from './provider-config-rules.js';
 
-// The two lists name the same types in the same order, and each definition spreads its own config entry.
-if (
-  providerDefinitions.length !== providerConfigEntries.length ||
-  providerDefinitions.some((definition, i) => definition.type !== providerConfigEntries[i]!.type || definition.config !== providerConfigEntries[i]!.config)
-) {
-  throw new Error(
-    `providers/registry.ts and providers/provider-config-rules.ts list different provider types: ${providerDefinitions.map((d) => d.type).join(', ')} / ${providerConfigEntries.map((e) => e.type).join(', ')}`,
-  );
-}
-
-const definitionsByType = new Map<string, RegisteredDefinition>(providerDefinitions.map((definition) => [definition.type, definition]));
-if (definitionsByType.size !== providerDefinitions.length) throw new Error(`two provider definitions share a type: ${providerDefinitions.map((d) => d.type).join(', ')}`);
-
 /** What the gateway knows about a provider type (see ProviderDefinition). */
-export function providerDefinition(type: ProviderType): RegisteredDefinition {
-  return definitionsByType.get(type)!;
+export function providerDefinition(type: ProviderType): ProviderDefinition {
+  return providerDefinitions[type];
 }
 
 /**

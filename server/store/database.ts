@@ -1,11 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect, type Generated } from 'kysely';
+import { Kysely, PostgresDialect, type Generated } from 'kysely';
 import type { Logger } from 'pino';
 import type { Limits, Permissions } from '../access/access-types.js';
 import { databaseTimeoutDefaults, type Settings } from '../config/settings.js';
 import { loadSqlite } from './load-sqlite.mjs';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
+import { GatedSqliteDialect, sqliteWriteGate } from './sqlite-write-gate.js';
 
 /** Tables as Kysely sees them. Timestamps are Unix seconds, as the OpenAI-style API reports them. */
 export interface Database {
@@ -77,6 +78,8 @@ export interface Database {
     estimated: number;
     /** 0 when the client left before its answer was complete (`status` is then 499), else 1. */
     completed: number;
+    /** The batch whose line this request was (server/batches/); null for a request a client sent. */
+    batch_id: string | null;
   };
   /**
    * The ledger's sums per UTC hour, account, key, model and status class (`status / 100`), kept in the
@@ -126,6 +129,154 @@ export interface Database {
     item_id: string;
     response_id: string;
   };
+  /** OpenAI Conversations (`/v1/conversations`), owned by an account as stored responses are. */
+  conversations: {
+    id: string;
+    owner_id: string;
+    created_at: number;
+    /** JSON: the conversation's string pairs. */
+    metadata: Generated<string>;
+    /** How many items were ever appended: the next item's `position`. */
+    item_count: Generated<number>;
+  };
+  /** A conversation's items in order (`position`), each as the wire has it, with its `id`. */
+  conversation_items: {
+    conversation_id: string;
+    position: number;
+    item_id: string;
+    /** JSON: the item. */
+    item: string;
+  };
+  /** OpenAI Files (server/files/): metadata; the bytes are in the file storage under `id`. */
+  files: {
+    id: string;
+    /** The account whose key uploaded it (or whose batch made it); every key of the account sees it. */
+    owner_id: string;
+    /** The key that uploaded it, for the record; null for a file the gateway wrote. */
+    created_by_key_id: string | null;
+    filename: string;
+    purpose: string;
+    bytes: number;
+    /** Unix milliseconds (the API shows seconds): lists keep the order of files made within one second. */
+    created_at_ms: number;
+    /** Unix seconds; null for a file kept until deleted. */
+    expires_at: number | null;
+  };
+  /**
+   * The bytes kept in the store, in chunks numbered from 0: of OpenAI Files (`files.storage: database`,
+   * `file_id` the file's `file-…` ID) and of images handed out as URLs (`images.storage: database`,
+   * `file_id` the image's `img_…` name). A file's chunks are read only once its
+   * {@link Database.file_contents} row says it is whole.
+   */
+  file_chunks: {
+    file_id: string;
+    sequence: number;
+    data: Uint8Array;
+    /** Unix ms; null for chunks written before it was kept (migration 0016). */
+    written_at: number | null;
+  };
+  /** One row per file stored whole in {@link Database.file_chunks}: inserted after its last chunk. */
+  file_contents: {
+    file_id: string;
+    bytes: number;
+    chunks: number;
+  };
+  /**
+   * Images handed out as URLs whose bytes are in the store (server/image-files/database-image-storage.ts):
+   * what the sweeper reads to find expired ones. Inserted before the bytes, so that even an image whose
+   * write never finished is swept.
+   */
+  image_files: {
+    /** The image's file name (`img_<expiry>_<random>.<ext>`), also its `file_id` in the chunk tables. */
+    name: string;
+    /** Unix milliseconds, as in the name. */
+    expires_at: number;
+  };
+  /** Secrets shared by every instance on this store, made once when the operator configured none (store/shared-secret.ts). */
+  gateway_secrets: {
+    name: string;
+    secret: string;
+    created_at: number;
+  };
+  /** Batches the gateway runs (server/batches/): owned by an account, run under the key that made them. Times are Unix ms. */
+  batches: {
+    id: string;
+    account_id: string;
+    key_id: string;
+    /** Whose API made it, so whose shapes it is shown in: `anthropic` (Message Batches) or `openai` (/v1/batches). */
+    protocol: string;
+    /** `in_progress`, `canceling` or `ended`. */
+    status: string;
+    /** JSON: the protocol's own fields of the batch (OpenAI's metadata, input file…); `{}` for Anthropic. */
+    metadata: Generated<string>;
+    line_count: number;
+    succeeded: Generated<number>;
+    errored: Generated<number>;
+    canceled: Generated<number>;
+    expired: Generated<number>;
+    created_at: number;
+    /** When its first line was claimed. */
+    started_at: number | null;
+    ended_at: number | null;
+    /** Lines without an outcome by then become `expired`. */
+    expires_at: number;
+    cancel_requested_at: number | null;
+    /** The instance finishing the ended batch (OpenAI: writing its output files), and until when. */
+    finish_claimed_by: Generated<string | null>;
+    finish_lease_until: Generated<number | null>;
+    /** When finishing was recorded; null until then (and for protocols with nothing to finish). */
+    finished_at: Generated<number | null>;
+    /** JSON: what finishing produced (OpenAI: `{outputFileId, errorFileId, usage}`). */
+    finish: Generated<string | null>;
+  };
+  /** A batch's lines: each request, its claim while it runs, and its outcome once recorded (final). */
+  batch_lines: {
+    batch_id: string;
+    position: number;
+    custom_id: string;
+    /** The path the line is sent to (`/v1/messages`; `/v1/chat/completions`, … for OpenAI batches). */
+    endpoint: string;
+    /** JSON: the request body. */
+    body: string;
+    claimed_by: string | null;
+    /** Unix ms; past it, the claim is void and another instance may take the line. */
+    lease_until: number | null;
+    attempts: Generated<number>;
+    not_before: Generated<number>;
+    /** `succeeded`, `errored`, `canceled` or `expired`; null while the line has none. */
+    outcome: string | null;
+    /** The HTTP status the line's request was answered with (null for canceled and expired). */
+    status_code: number | null;
+    request_id: string | null;
+    /** The answer's body as it was sent (JSON text): the message, or the error in the protocol's shape. */
+    response: string | null;
+    ended_at: number | null;
+    /** The upstream batch the line was forwarded to (`upstream_batches.id`); null for a line the gateway runs. */
+    upstream_batch_id: Generated<string | null>;
+  };
+  /** Lines of a batch forwarded to an upstream's batch API (server/batches/upstream/). Times are Unix ms. */
+  upstream_batches: {
+    /** Ours (`ubatch_…`): sent as the upstream batch's metadata where it takes some, to find it again. */
+    id: string;
+    batch_id: string;
+    /** The gateway's model ID, and the deployment the lines went to. */
+    model: string;
+    provider_id: string;
+    upstream_model: string;
+    endpoint: string;
+    /** The upstream's IDs, recorded as soon as each is made; never shown to a client. */
+    upstream_input_file_id: string | null;
+    upstream_id: string | null;
+    /** The upstream batch's status as last polled. */
+    upstream_status: string | null;
+    claimed_by: string | null;
+    lease_until: number | null;
+    next_poll_at: Generated<number>;
+    cancel_sent_at: number | null;
+    created_at: number;
+    /** When its lines' outcomes were all recorded. */
+    ended_at: number | null;
+  };
 }
 
 export type GatewayDb = Kysely<Database>;
@@ -161,7 +312,8 @@ async function openSqlite(file: string): Promise<GatewayDb> {
   // WAL lets the key CLI write while a running server reads; busy_timeout waits instead of failing.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // Its writes wait (asynchronously) while the batch store's thread runs a transaction on the same file.
+  const db = new Kysely<Database>({ dialect: new GatedSqliteDialect({ database: sqlite }, sqliteWriteGate(file)) });
   sqliteFiles.set(db, file);
   return db;
 }

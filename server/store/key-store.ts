@@ -162,6 +162,12 @@ export class KeyStore {
     return this.get(id);
   }
 
+  /** The stored hash of a key's secret, revoked or not (a batch runs as the key that made it); undefined when missing. */
+  async secretHashOf(id: string): Promise<string | undefined> {
+    const row = await this.db.selectFrom('api_keys').select('secret_hash').where('id', '=', id).executeTakeFirst();
+    return row?.secret_hash;
+  }
+
   /** A key by ID, revoked or not; undefined when missing. */
   async get(id: string): Promise<KeyRecord | undefined> {
     const row = await this.db.selectFrom('api_keys').select(columns).where('id', '=', id).executeTakeFirst();

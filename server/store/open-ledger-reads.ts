@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { postgresPoolOf, sqliteFileOf, type Database, type GatewayDb } from './database.js';
 import { createPostgresPool, postgresApplicationName } from './postgres-pool.js';
-import { SqliteReadDialect } from './sqlite-read-dialect.js';
+import { SqliteWorkerDialect } from './sqlite-worker-dialect.js';
 
 /** Connections of the PostgreSQL pool for ledger reads: a report and an export at once, and no more. */
 const readPoolSize = 2;
@@ -24,7 +24,7 @@ export interface LedgerReads {
  * Opens the connections the usage ledger's reads (reports, record pages, exports) run on, so that none of
  * them ever waits on, or holds up, what serves model traffic:
  *
- * - SQLite: a worker thread with read-only connections to the same file (sqlite-read-dialect.ts); the
+ * - SQLite: a worker thread with read-only connections to the same file (sqlite-worker-dialect.ts); the
  *   event loop only receives rows. It streams from a cursor.
  * - PostgreSQL: a pool of its own, {@link readPoolSize} connections with a server-side statement timeout,
  *   so a long report or export cannot take the connections that serve keys, limits and stored responses.
@@ -40,7 +40,7 @@ export interface LedgerReads {
 export async function openLedgerReads(db: GatewayDb): Promise<LedgerReads> {
   const file = sqliteFileOf(db);
   if (file) {
-    const reads = new Kysely<Database>({ dialect: new SqliteReadDialect(file) });
+    const reads = new Kysely<Database>({ dialect: new SqliteWorkerDialect(file) });
     return { db: reads, cursors: true, close: () => reads.destroy() };
   }
   const postgres = postgresPoolOf(db);

@@ -1,5 +1,15 @@
 import type { Logger } from 'pino';
 import type pgModule from 'pg';
+import type {
+  PoolClient,
+  QueryArrayConfig,
+  QueryArrayResult,
+  QueryConfig,
+  QueryConfigValues,
+  QueryResult,
+  QueryResultRow,
+  Submittable,
+} from 'pg';
 import { markStoreError } from './store-unavailable.js';
 
 export interface PostgresPoolOptions {
@@ -62,10 +72,13 @@ export function createPostgresPool(pg: typeof pgModule, connectionString: string
 /** A pool whose failures to give a connection (refused, timed out) are marked as the store's (store-unavailable.ts). */
 function markingPool(pg: typeof pgModule): typeof pgModule.Pool {
   class MarkingPool extends pg.Pool {
-    override connect(...args: unknown[]): never {
-      const result = (super.connect as (...a: unknown[]) => unknown)(...args);
-      if (result instanceof Promise) result.catch(markStoreError);
-      return result as never;
+    override connect(): Promise<PoolClient>;
+    override connect(callback: (err: Error | undefined, client: PoolClient | undefined, done: (release?: boolean | Error) => void) => void): void;
+    override connect(callback?: (err: Error | undefined, client: PoolClient | undefined, done: (release?: boolean | Error) => void) => void): Promise<PoolClient> | void {
+      if (callback) return super.connect(callback);
+      const connecting = super.connect();
+      connecting.catch(markStoreError);
+      return connecting;
     }
   }
   return MarkingPool;
@@ -79,8 +92,16 @@ function markingPool(pg: typeof pgModule): typeof pgModule.Pool {
  */
 function markingClient(pg: typeof pgModule, timeoutMs: number): typeof pgModule.Client {
   class MarkingClient extends pg.Client {
-    override query(...args: unknown[]): never {
-      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    // pg's own overloads, each answered by the one below: it hands every form on to pg as it came.
+    override query<T extends Submittable>(queryStream: T): T;
+    override query<R extends unknown[] = unknown[], I = unknown[]>(queryConfig: QueryArrayConfig<I>, values?: QueryConfigValues<I>): Promise<QueryArrayResult<R>>;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown>(queryConfig: QueryConfig<I>): Promise<QueryResult<R>>;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(queryTextOrConfig: string | QueryConfig<I>, values?: QueryConfigValues<I>): Promise<QueryResult<R>>;
+    override query<R extends unknown[] = unknown[], I = unknown[]>(queryConfig: QueryArrayConfig<I>, callback: (err: Error, result: QueryArrayResult<R>) => void): void;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(queryTextOrConfig: string | QueryConfig<I>, callback: (err: Error, result: QueryResult<R>) => void): void;
+    override query<R extends QueryResultRow = QueryResultRow, I = unknown[]>(queryText: string, values: QueryConfigValues<I>, callback: (err: Error, result: QueryResult<R>) => void): void;
+    override query(...args: unknown[]): unknown {
+      const result: unknown = Reflect.apply(super.query, this, args);
       // Kysely asks for promises; anything else (a cursor, a callback) keeps pg's behaviour.
       if (result instanceof Promise) {
         const timer = timeoutMs > 0 ? setTimeout(() => this.dropConnection(), timeoutMs).unref() : undefined;
@@ -92,11 +113,11 @@ function markingClient(pg: typeof pgModule, timeoutMs: number): typeof pgModule.
           },
         );
       }
-      return result as never;
+      return result;
     }
 
     private dropConnection(): void {
-      (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      this.connection.stream.destroy();
     }
   }
   return MarkingClient;

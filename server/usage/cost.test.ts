@@ -128,8 +128,10 @@ test('the worst case covers every kind of token, tier and service tier the reque
   };
   // The upstream's choice (`auto`): the dearest tier; the prompt below the threshold: base prices.
   assert.deepEqual(worstCaseRates(priced, 500, 'auto'), { input: (2 * 4) / 1e6, output: (2 * 10) / 1e6 });
-  // None named: the standard prices, as the providers serve such a request.
-  assert.deepEqual(worstCaseRates(priced, 500), { input: 4 / 1e6, output: 10 / 1e6 });
+  // None named: the upstream chooses too (OpenAI's and Anthropic's default is `auto`): the dearest tier.
+  assert.deepEqual(worstCaseRates(priced, 500), { input: (2 * 4) / 1e6, output: (2 * 10) / 1e6 });
+  // `default` named: the standard prices.
+  assert.deepEqual(worstCaseRates(priced, 500, 'default'), { input: 4 / 1e6, output: 10 / 1e6 });
   // A tier named: that tier only.
   assert.deepEqual(worstCaseRates(priced, 500, 'flex'), { input: (0.5 * 4) / 1e6, output: (0.5 * 10) / 1e6 });
   // Above the threshold the long-context tier counts too (its cache writes default to its own input price).

@@ -155,14 +155,18 @@ export interface WorstCaseRates {
  * The most a prompt token and an output token of this request can cost, so that a reservation is never below
  * its settlement: every tier up to the prompt's (a tier may be priced below the one under it), any kind of
  * token (a prompt may be all cache writes at the 1-hour price; an answer all reasoning or audio), and the
- * requested service tier, or, for `auto` (the upstream's choice), the dearest tier it could report. A request
- * naming no tier is reserved at the standard prices: the providers serve it at their default tier unless the
- * operator's own account there says otherwise (then its `pricing.service_tiers` should price the default).
+ * requested service tier, or, when the upstream chooses, the dearest tier it could report. The upstream chooses
+ * for `auto` and for a request naming no tier: OpenAI's default is `auto`, which serves at the project's
+ * default tier (priority, if the project is set so), and Anthropic's is `auto` too (Priority Tier capacity
+ * first). Either reports the tier it used, and settlement and the invoice price that one (`priceUsage`), so
+ * the reservation cannot assume the standard one.
  */
 export function worstCaseRates(pricing: ModelPricing | undefined, promptTokens: number, requestedServiceTier?: string): WorstCaseRates {
   if (!pricing) return { input: 0, output: 0 };
-  const multipliers =
-    requestedServiceTier === 'auto' ? [1, ...Object.values(pricing.service_tiers ?? {}), multiplierOf(pricing, batchServiceTier)] : [multiplierOf(pricing, requestedServiceTier)];
+  const upstreamChooses = requestedServiceTier === undefined || requestedServiceTier === 'auto';
+  const multipliers = upstreamChooses
+    ? [1, ...Object.values(pricing.service_tiers ?? {}), multiplierOf(pricing, batchServiceTier)]
+    : [multiplierOf(pricing, requestedServiceTier)];
   const priceSets: TokenPrices[] = [pricing, ...promptTiers(pricing).filter((tier) => promptTokens > tier.above_input_tokens)];
   const worst: WorstCaseRates = { input: 0, output: 0 };
   for (const prices of priceSets) {

@@ -42,7 +42,7 @@ function record(id: string, fields: Partial<UsageRecord> = {}): UsageRecord {
     input_tokens: 10,
     cached_input_tokens: 2,
     output_tokens: 5,
-    reasoning_tokens: 1, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false,
+    reasoning_tokens: 1, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null,
     image_count: 0,
     latency_ms: 42,
     cost_usd: 0.5,

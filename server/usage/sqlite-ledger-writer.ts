@@ -39,7 +39,8 @@ export class SqliteLedgerWriter {
     const workerData = { file, columns: usageColumns, rollups: { keyColumns: rollupKeyColumns, sums: rolledUpSums, msPerHour } };
     // It holds one batch at a time (500 rows): a small heap keeps the thread's memory small.
     const resourceLimits = { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 32 };
-    this.thread = new WorkerRequests(() => new Worker(workerPath, { workerData, resourceLimits }), 'usage ledger: writer thread');
+    // A batch recorded after close (a request that ended during shutdown) starts a new thread rather than being lost.
+    this.thread = new WorkerRequests(() => new Worker(workerPath, { workerData, resourceLimits }), 'usage ledger: writer thread', true);
   }
 
   /** Stores the records in one transaction, all or none; rejects with the database's error. */

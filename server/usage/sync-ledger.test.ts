@@ -10,7 +10,7 @@ function usage(requestId: string): UsageRecord {
   return {
     id: newUsageRecordId(), created_at: Date.now(), request_id: requestId, account_id: 'acct_a', key_id: 'key_a', model: 'alpha',
     deployment: null, protocol: 'openai-chat', endpoint: 'POST /v1/chat/completions', status: 200, input_tokens: 1,
-    cached_input_tokens: 0, output_tokens: 1, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, image_count: 0, latency_ms: 1, cost_usd: 0, estimated: false, completed: true,
+    cached_input_tokens: 0, output_tokens: 1, reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null, image_count: 0, latency_ms: 1, cost_usd: 0, estimated: false, completed: true,
   };
 }
 

@@ -11,12 +11,15 @@ type UsageRow = Database['usage_records'];
  */
 export type UsageRecord = Omit<UsageRow, 'estimated' | 'completed' | 'batch'> & { estimated: boolean; completed: boolean; batch: boolean };
 
-/** Every `usage_records` column, listed through a record type so that the compiler names any one missed. */
+/**
+ * Every `usage_records` column, listed through a record type so that the compiler names any one missed; in
+ * the order of the spec's UsageRecord, which the usage exports' columns follow (management/usage/api-usage-record.ts).
+ */
 export const usageColumns = Object.keys({
   id: true, created_at: true, request_id: true, account_id: true, key_id: true, model: true, deployment: true, protocol: true,
-  endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, output_tokens: true, reasoning_tokens: true,
-  cache_write_input_tokens: true, cache_write_1h_input_tokens: true, image_count: true, latency_ms: true, cost_usd: true,
-  price_tier_above_tokens: true, service_tier: true, batch: true, estimated: true, completed: true,
+  endpoint: true, status: true, input_tokens: true, cached_input_tokens: true, cache_write_input_tokens: true,
+  cache_write_1h_input_tokens: true, output_tokens: true, reasoning_tokens: true, image_count: true, latency_ms: true, cost_usd: true,
+  price_tier_above_tokens: true, service_tier: true, batch: true, estimated: true, completed: true, batch_id: true,
 } satisfies Record<keyof UsageRow, true>) as Array<keyof UsageRow>;
 
 /** A new usage record ID: `use_` and 24 hex digits (96 random bits, so IDs never collide in practice). */
@@ -39,6 +42,7 @@ const textWidths = {
   protocol: 32,
   endpoint: 200,
   service_tier: 64,
+  batch_id: 64,
 } as const satisfies Partial<Record<keyof UsageRow, number>>;
 const textWidthEntries = Object.entries(textWidths) as Array<[keyof typeof textWidths, number]>;
 

@@ -24,7 +24,7 @@ function usage(requestId: string): UsageRecord {
     input_tokens: 1,
     cached_input_tokens: 0,
     output_tokens: 1,
-    reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false,
+    reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null,
     image_count: 0,
     latency_ms: 1,
     cost_usd: 0,

@@ -58,6 +58,7 @@ const recordArbitrary = fc
     price_tier_above_tokens: 0,
     service_tier: null,
     batch: false,
+    batch_id: null,
     image_count: fields.images,
     latency_ms: 10,
     cost_usd: fields.cost / 1024,
@@ -195,10 +196,10 @@ for (const [name, open] of testDatabases) {
       const legacyLedger = file ? new SqliteLedgerWriter(file) : legacyStore;
       try {
         await migrateToLatest(legacy.db, '0006_usage_records_completed');
-        // Rows of that time had no cache-write columns: migration 0009 gives them 0.
+        // Rows of that time had no cache-write columns (migration 0009 gives them 0) and no batch_id (0012).
         const records = fc.sample(recordArbitrary, { numRuns: 500, seed: 33 }).map((record) => ({ ...record, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0 }));
         const legacyRows = records.map((record) => {
-          const { cache_write_input_tokens: _w, cache_write_1h_input_tokens: _h, price_tier_above_tokens: _t, service_tier: _s, batch: _b, ...row } = toUsageRow(record);
+          const { cache_write_input_tokens: _w, cache_write_1h_input_tokens: _h, price_tier_above_tokens: _t, service_tier: _s, batch: _b, batch_id: _id, ...row } = toUsageRow(record);
           return row;
         });
         await legacy.db.insertInto('usage_records').values(legacyRows as never).execute();
@@ -238,6 +239,7 @@ function toRecord(createdAt: number, index: number): UsageRecord {
     price_tier_above_tokens: 0,
     service_tier: null,
     batch: false,
+    batch_id: null,
     image_count: 0,
     latency_ms: 5,
     cost_usd: (index % 64) / 64,

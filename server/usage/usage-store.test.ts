@@ -26,7 +26,7 @@ function usage(fields: Partial<UsageRecord>): UsageRecord {
     input_tokens: 100,
     cached_input_tokens: 20,
     output_tokens: 10,
-    reasoning_tokens: 2, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false,
+    reasoning_tokens: 2, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null,
     image_count: 0,
     latency_ms: 300,
     cost_usd: 0.25,

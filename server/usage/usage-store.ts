@@ -1,4 +1,4 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type Transaction } from 'kysely';
 import type { Database, GatewayDb } from '../store/database.js';
 import type { LedgerReads } from '../store/open-ledger-reads.js';
 import { fromUsageRow, toUsageRow, usageColumns, type UsageRecord } from './usage-record.js';
@@ -66,33 +66,7 @@ export class UsageStore {
    */
   async insertMany(records: readonly UsageRecord[]): Promise<void> {
     if (records.length === 0) return;
-    const rows = records.map(toUsageRow);
-    await this.db.transaction().execute(async (trx) => {
-      const inserted = [];
-      for (const chunk of chunksOf(rows, rowsPerInsert)) {
-        inserted.push(
-          ...(await trx
-            .insertInto('usage_records')
-            .values(chunk)
-            .onConflict((conflict) => conflict.column('id').doNothing())
-            .returning(['created_at', 'account_id', 'key_id', 'model', 'status', ...rolledUpSums])
-            .execute()),
-        );
-      }
-      for (const chunk of chunksOf(rollUpUsage(inserted), rollupsPerUpsert)) {
-        await trx
-          .insertInto('usage_rollups')
-          .values(chunk)
-          .onConflict((conflict) =>
-            conflict.columns(rollupKeyColumns).doUpdateSet((eb) =>
-              Object.fromEntries(
-                (['requests', ...rolledUpSums] as const).map((column) => [column, eb(eb.ref(`usage_rollups.${column}`), '+', eb.ref(`excluded.${column}`))]),
-              ),
-            ),
-          )
-          .execute();
-      }
-    });
+    await this.db.transaction().execute((trx) => insertUsageRecords(trx, records));
   }
 
   /**
@@ -195,4 +169,37 @@ function matching(eb: ExpressionBuilder<Database, 'usage_records'>, filter: Usag
   if (filter.from !== undefined) conditions.push(eb('created_at', '>=', filter.from));
   if (filter.to !== undefined) conditions.push(eb('created_at', '<', filter.to));
   return eb.and(conditions);
+}
+
+/**
+ * Inserts records, skipping IDs already stored, and adds the rows inserted to their rollups, inside the
+ * caller's transaction: `UsageStore.insertMany`'s, or the batch runner's, which records a line's outcome
+ * and its ledger row together (batches/batch-store.ts).
+ */
+export async function insertUsageRecords(trx: Transaction<Database>, records: readonly UsageRecord[]): Promise<void> {
+  const rows = records.map(toUsageRow);
+  const inserted = [];
+  for (const chunk of chunksOf(rows, rowsPerInsert)) {
+    inserted.push(
+      ...(await trx
+        .insertInto('usage_records')
+        .values(chunk)
+        .onConflict((conflict) => conflict.column('id').doNothing())
+        .returning(['created_at', 'account_id', 'key_id', 'model', 'status', ...rolledUpSums])
+        .execute()),
+    );
+  }
+  for (const chunk of chunksOf(rollUpUsage(inserted), rollupsPerUpsert)) {
+    await trx
+      .insertInto('usage_rollups')
+      .values(chunk)
+      .onConflict((conflict) =>
+        conflict.columns(rollupKeyColumns).doUpdateSet((eb) =>
+          Object.fromEntries(
+            (['requests', ...rolledUpSums] as const).map((column) => [column, eb(eb.ref(`usage_rollups.${column}`), '+', eb.ref(`excluded.${column}`))]),
+          ),
+        ),
+      )
+      .execute();
+  }
 }

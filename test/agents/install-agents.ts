@@ -14,8 +14,14 @@ import type { AgentClient } from './clients/agent-client.js';
 
 export const agentsCacheDir = join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'unified-model-api', 'agents');
 
+/** The packages one install holds, each `name@version`: the client's own first. */
+export function installedPackages(client: AgentClient): string[] {
+  return [`${client.npmPackage}@${client.version}`, ...(client.alsoInstall ?? [])];
+}
+
+/** One folder per set of pinned packages, so changing any pin makes a new install rather than reusing a stale one. */
 export function installDir(client: AgentClient): string {
-  return join(agentsCacheDir, `${client.npmPackage.replace('/', '+')}@${client.version}`);
+  return join(agentsCacheDir, installedPackages(client).map((spec) => spec.replace('/', '+')).join('+'));
 }
 
 export function agentBin(client: AgentClient): string {
@@ -37,14 +43,15 @@ export async function installAgent(client: AgentClient): Promise<void> {
   // platform package npm installed (their wrappers refuse to start without it). Their dependencies' scripts
   // build PTY and keychain modules that -p/exec/run never load, and npm (11.19 on) skips every script that
   // the folder's `allowScripts` does not name.
-  const npm = spawn('npm', ['install', '--no-save', '--no-fund', '--no-audit', '--loglevel=error', `${client.npmPackage}@${client.version}`], {
+  // --loglevel=error: npm itself runs on Node 20 and would warn about each package that wants a newer one.
+  const npm = spawn('npm', ['install', '--no-save', '--no-fund', '--no-audit', '--loglevel=error', ...installedPackages(client)], {
     cwd: staging,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const [code] = (await once(npm, 'exit')) as [number | null];
   if (code !== 0) {
     await rm(staging, { recursive: true, force: true });
-    throw new Error(`npm install ${client.npmPackage}@${client.version} failed with exit code ${code}`);
+    throw new Error(`npm install ${installedPackages(client).join(' ')} failed with exit code ${code}`);
   }
   await rm(target, { recursive: true, force: true });
   await rename(staging, target);

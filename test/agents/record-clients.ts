@@ -8,7 +8,7 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AGENT_MODEL } from './agent-routes.js';
-import { agentClients } from './clients/all-clients.js';
+import { recordedClients } from './clients/all-clients.js';
 import { recordingsDir, type ClientRecording } from './recording/client-recording.js';
 import { cutBody, cutHeaders } from './recording/cut-client-texts.js';
 import { describeRun, makeRunFolder, NOTE_TOKEN, runAgent } from './run-agent.js';
@@ -16,7 +16,7 @@ import { decideTurn, FINAL_TEXT, type AgentScript } from './scripted-upstream/sc
 import { startScriptedUpstream, viewRequest } from './scripted-upstream/start-scripted-upstream.js';
 
 const wanted = process.argv.slice(2);
-const clients = agentClients.filter((client) => wanted.length === 0 || wanted.includes(client.name));
+const clients = recordedClients.filter((client) => wanted.length === 0 || wanted.includes(client.name));
 
 let failed = false;
 for (const client of clients) {

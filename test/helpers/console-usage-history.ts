@@ -63,7 +63,7 @@ function base(createdAt: number, owner: { accountId: string; keyId: string }): U
     input_tokens: 0,
     cached_input_tokens: 0,
     output_tokens: 0,
-    reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false,
+    reasoning_tokens: 0, cache_write_input_tokens: 0, cache_write_1h_input_tokens: 0, price_tier_above_tokens: 0, service_tier: null, batch: false, batch_id: null,
     image_count: 0,
     latency_ms: 0,
     cost_usd: 0,

@@ -40,9 +40,13 @@ export async function startGateway(
     maxUploadFileBytes?: number;
     /** False: no GATEWAY_ADMIN_KEY, so the admin API is off (`adminKey` is then a key nobody configured). */
     adminApi?: boolean;
+    /** A data directory (so its SQLite file) shared with other gateways; the caller removes it. */
+    dataDir?: string;
+    /** GATEWAY_COMPACTION_KEY. */
+    compactionKey?: string;
   } = {},
 ): Promise<TestGateway> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'gateway-test-'));
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'gateway-test-')));
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -56,7 +60,7 @@ export async function startGateway(
   const { secret } = await new KeyStore(db).create({ name: 'test' });
   const app = await createApp({
     config: options.config ?? testConfig,
-    settings: { adminKey: options.adminApi === false ? undefined : adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl },
+    settings: { adminKey: options.adminApi === false ? undefined : adminKey, maxBodyBytes: 1024 * 1024, maxUploadFileBytes: options.maxUploadFileBytes ?? 4 * 1024 * 1024, nodeEnv: 'test', dataDir, redisUrl: options.redisUrl, compactionKey: options.compactionKey },
     db,
     logger: createLogger('info', sink),
   });
@@ -79,7 +83,7 @@ export async function startGateway(
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await app.shutdown();
       await db.destroy();
-      await rm(dataDir, { recursive: true, force: true });
+      if (!options.dataDir) await rm(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,5 +1,6 @@
-import { GatewayApiError, unwrap, type components, type GatewayClient } from '../../index.js';
+import { unwrap, type components, type GatewayClient } from '../../index.js';
 import type { View } from '../session.js';
+import { blobOrThrow } from './blob-result.js';
 
 type UsageReport = components['schemas']['UsageReport'];
 type UsageRecordList = components['schemas']['UsageRecordList'];
@@ -34,31 +35,5 @@ export async function fetchUsageCsv(client: GatewayClient, view: View, filter: U
     view === 'admin'
       ? await client.GET('/admin/v1/usage/records', { ...options, params: { query: filter } })
       : await client.GET('/v1/usage/records', { ...options, params: { query: { from: filter.from } } });
-  if (!result.response.ok || !result.data) throw GatewayApiError.fromResponse(result.response, await errorBody(result.error));
-  return result.data;
-}
-
-// With `parseAs: 'blob'` an error body arrives as a Blob too; read it as the JSON it is.
-async function errorBody(error: unknown): Promise<unknown> {
-  if (!(error instanceof Blob)) return error;
-  const text = await error.text();
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
-/** Saves a Blob as a file through a temporary object URL and a download link. */
-export function saveBlob(blob: Blob, fileName: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  // The download has started by now; the URL is only needed until then.
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  return blobOrThrow(result);
 }

@@ -9,6 +9,7 @@ interface NavItem {
 
 const userNav: NavItem[] = [
   { route: 'usage', label: 'Usage' },
+  { route: 'batches', label: 'Batches' },
   { route: 'keys', label: 'Keys' },
   { route: 'models', label: 'Models' },
   { route: 'playground', label: 'Playground' },
@@ -19,6 +20,7 @@ const adminNav: NavItem[] = [
   { route: 'keys', label: 'Keys' },
   { route: 'models', label: 'Models' },
   { route: 'usage', label: 'Usage' },
+  { route: 'batches', label: 'Batches' },
   { route: 'playground', label: 'Playground' },
 ];
 

@@ -8,6 +8,7 @@ import type { KeyStore } from '../../store/key-store.js';
 import { retentionHorizon } from '../../usage/ledger-retention.js';
 import type { UsageGrouping } from '../../usage/summarize-usage.js';
 import { maxExportRows, maxListLimit, type UsageFilter, type UsageStore } from '../../usage/usage-store.js';
+import { toApiUsageRecord } from './api-usage-record.js';
 import { usageExportForms } from './usage-export-forms.js';
 import { decodeUsageCursor, encodeUsageCursor } from './usage-record-cursor.js';
 import { writeUsageExport } from './write-usage-export.js';
@@ -63,8 +64,7 @@ export function createUsageHandlers(store: UsageStore, keys: KeyStore, retention
       throw new GatewayError('invalid_request', `'limit' is at most ${maxListLimit} for a JSON page (up to ${maxExportRows} for a CSV or NDJSON export).`, { param: 'limit' });
     }
     const page = await store.page(filter, { limit, after });
-    // Which upstream deployment served a request is the operator's business, not the contract's.
-    const data = page.records.map(({ deployment: _deployment, ...record }) => record);
+    const data = page.records.map(toApiUsageRecord);
     const last = data[data.length - 1];
     res.json({ object: 'list', data, next_before: page.more ? encodeUsageCursor({ createdAt: last.created_at, id: last.id }) : null });
   };

@@ -1,4 +1,5 @@
 import type { UsageRecord } from '../../usage/usage-record.js';
+import { apiUsageFields, toApiUsageRecord } from './api-usage-record.js';
 
 /** A form an export can take: its media type, file extension, first line and one line per record. */
 export interface UsageExportForm {
@@ -8,49 +9,23 @@ export interface UsageExportForm {
   line(record: UsageRecord): string;
 }
 
-/** The columns of the CSV form, in order: every field of a record but the deployment. */
-const csvColumns = [
-  'id',
-  'created_at',
-  'request_id',
-  'account_id',
-  'key_id',
-  'model',
-  'protocol',
-  'endpoint',
-  'status',
-  'input_tokens',
-  'cached_input_tokens',
-  'cache_write_input_tokens',
-  'cache_write_1h_input_tokens',
-  'output_tokens',
-  'reasoning_tokens',
-  'image_count',
-  'latency_ms',
-  'cost_usd',
-  'price_tier_above_tokens',
-  'service_tier',
-  'batch',
-  'estimated',
-  'completed',
-] as const satisfies ReadonlyArray<keyof UsageRecord>;
-
 /**
- * The export's forms, by media type. CSV (RFC 4180, `created_at` as ISO 8601 UTC) for spreadsheets; NDJSON
- * for programs, one record per line in the shape of the JSON pages' `data` items.
+ * The export's forms, by media type. CSV (RFC 4180, `created_at` as ISO 8601 UTC) for spreadsheets, a column
+ * per field of the API's record; NDJSON for programs, one record per line in the shape of the JSON pages'
+ * `data` items. Both map records as the JSON pages do (api-usage-record.ts).
  */
 export const usageExportForms = {
   'text/csv': {
     mediaType: 'text/csv; charset=utf-8',
     extension: 'csv',
-    header: `${csvColumns.join(',')}\r\n`,
-    line: (record) => csvColumns.map((column) => csvCell(column === 'created_at' ? new Date(record.created_at).toISOString() : record[column])).join(',') + '\r\n',
+    header: `${apiUsageFields.join(',')}\r\n`,
+    line: (record) => apiUsageFields.map((column) => csvCell(column === 'created_at' ? new Date(record.created_at).toISOString() : record[column])).join(',') + '\r\n',
   },
   'application/x-ndjson': {
     mediaType: 'application/x-ndjson; charset=utf-8',
     extension: 'ndjson',
     header: '',
-    line: ({ deployment: _deployment, ...record }) => `${JSON.stringify(record)}\n`,
+    line: (record) => `${JSON.stringify(toApiUsageRecord(record))}\n`,
   },
 } as const satisfies Record<string, UsageExportForm>;
 

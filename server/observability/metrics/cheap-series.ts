@@ -1,10 +1,29 @@
-import type { Registry } from 'prom-client';
+import type { PrometheusContentType, Registry, RegistryContentType } from 'prom-client';
 
 /** One sample as prom-client's registry renders it and its AggregatorRegistry sums it across workers. */
 interface SampleValue {
   value: number;
   labels: Record<string, string | number>;
   metricName?: string;
+}
+
+/**
+ * What prom-client's registry reads of a registered metric (lib/registry.js: its `name`, `get()` when it
+ * renders or a cluster aggregates, `reset()`; lib/cluster.js sums by `aggregator`). Its typings accept only
+ * its own four classes, whose `get()` they declare with a numeric `type` where the library returns (and
+ * renders) the string; this declares the registry's actual contract, so a series of ours registers as it is.
+ */
+interface CollectedMetric {
+  readonly name: string;
+  readonly aggregator: 'sum';
+  get(): { name: string; help: string; type: 'counter' | 'histogram'; aggregator: 'sum'; values: SampleValue[] };
+  reset(): void;
+}
+
+declare module 'prom-client' {
+  interface Registry<BoundRegistryContentType extends RegistryContentType = PrometheusContentType> {
+    registerMetric(metric: CollectedMetric): void;
+  }
 }
 
 /**
@@ -26,7 +45,7 @@ abstract class CheapSeries<Series> {
     readonly help: string,
     private readonly labelNames: readonly string[],
   ) {
-    registry.registerMetric(this as never);
+    registry.registerMetric(this);
   }
 
   protected stateOf(values: readonly string[]): Series {
@@ -44,7 +63,7 @@ abstract class CheapSeries<Series> {
   protected abstract samples(labels: Record<string, string>, state: Series): SampleValue[];
   abstract readonly type: 'counter' | 'histogram';
 
-  get(): { name: string; help: string; type: string; aggregator: string; values: SampleValue[] } {
+  get(): ReturnType<CollectedMetric['get']> {
     const values = [...this.series.values()].flatMap(({ labels, state }) => this.samples(labels, state));
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
-import type { CallObserver } from '../../core/call-observer.js';
+import type { AttemptObserver } from '../../core/attempt-observer.js';
 import type { LimitRefusal } from '../../limits/limit-store.js';
 import type { UsageRecord } from '../../usage/usage-record.js';
 import { CheapCounter, CheapHistogram } from './cheap-series.js';
@@ -36,6 +36,7 @@ export class GatewayMetrics {
   readonly registry = new Registry();
   private readonly providerOfDeployment: Map<string, string>;
   private open = 0;
+  private openWebSockets = 0;
 
   private readonly requests = new CheapCounter(this.registry, 'gateway_requests_total', 'Requests answered, by operation, model, provider and status (499: the client left first).', requestLabels);
   private readonly duration = new CheapHistogram(
@@ -85,6 +86,14 @@ export class GatewayMetrics {
         this.set(metrics.open);
       },
     });
+    new Gauge({
+      name: 'gateway_open_websockets',
+      help: 'Responses WebSockets open (each of their turns is counted as a request).',
+      registers: [this.registry],
+      collect() {
+        this.set(metrics.openWebSockets);
+      },
+    });
   }
 
   /** Reads the ledger's own counts at each scrape, so that recording a row costs nothing more. */
@@ -132,6 +141,14 @@ export class GatewayMetrics {
     this.open -= 1;
   }
 
+  webSocketOpened(): void {
+    this.openWebSockets += 1;
+  }
+
+  webSocketClosed(): void {
+    this.openWebSockets -= 1;
+  }
+
   /** A usage row as metering wrote it: its tokens and cost, the same numbers the ledger gets. */
   usageRecorded(operation: string, row: UsageRecord): void {
     const model = this.modelLabel(row.model);
@@ -144,10 +161,11 @@ export class GatewayMetrics {
   }
 
   /**
-   * The routed calls' attempts (core/call-observer.ts): each counted as it starts, each failure by the
-   * router's verdict (classifyFailure's retry, next, stop: a fixed set) and the upstream's status.
+   * The routed calls' attempts (one of core/call-observer.ts's observers, of attempts only): each counted as
+   * it starts, each failure by the router's verdict (classifyFailure's retry, next, stop: a fixed set) and
+   * the upstream's status.
    */
-  readonly observeCalls: CallObserver = {
+  readonly observeCalls: AttemptObserver = {
     onAttempt: ({ target, attempt, fallback }) => {
       const provider = target.deployment.provider.id;
       this.attempts.inc([provider, fallback ? 'fallback' : attempt > 1 ? 'retry' : 'first']);

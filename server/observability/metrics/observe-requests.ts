@@ -9,6 +9,11 @@ import { noneLabel, type GatewayMetrics, type UsageLabelValues } from './gateway
  * duration under its operation, model, provider and status (499 when the client left first, as the
  * ledger has it). The model is the one that served, else the one named if it is configured, else
  * `unknown`; operations that call no model get `none`.
+ *
+ * A WebSocket handshake the gateway accepted (status 101) is no request answered: its response stays open
+ * as long as the socket (up to an hour), and each of its turns is a request of its own, counted here as
+ * the same request over HTTP is. Only the open sockets are counted (`gateway_open_websockets`); a refused
+ * handshake (401, 404) is an answered request like any.
  */
 export function observeRequests(metrics: GatewayMetrics): RequestHandler {
   return (req, res, next) => {
@@ -16,6 +21,7 @@ export function observeRequests(metrics: GatewayMetrics): RequestHandler {
     const context = contextOf(req);
     context.metrics = { metrics, startedAt };
     res.once('close', () => {
+      if (res.statusCode === 101) return;
       const seconds = Number(process.hrtime.bigint() - startedAt) / 1e9;
       const [operation, model, provider] = modelLabels(metrics, context, req.body);
       metrics.requestEnded([operation, model, provider, String(res.writableFinished ? res.statusCode : clientLeftStatus)], seconds);

@@ -6,10 +6,3 @@ export interface RequestMetrics {
   /** process.hrtime.bigint() when the request arrived. */
   startedAt: bigint;
 }
-
-declare module '../../core/request-context.js' {
-  interface RequestContext {
-    /** What the metrics step keeps for the request's stream (observe-requests.ts); none with metrics off. */
-    metrics?: RequestMetrics;
-  }
-}

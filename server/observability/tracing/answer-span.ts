@@ -8,7 +8,7 @@ import { currentTraceScope, type RequestTrace } from './trace-scope.js';
  * text when content is captured): a whole body once it is made, a stream frame by frame as it goes out.
  * Outside a traced request the answer is returned as it is.
  */
-export function traceAnswer<Body>(answer: StartedAnswer<Body>): StartedAnswer<Body> {
+export function traceAnswer<Body, Frame>(answer: StartedAnswer<Body, Frame>): StartedAnswer<Body, Frame> {
   const request = currentTraceScope()?.request;
   if (!request) return answer;
   if (answer.kind === 'json') {
@@ -25,7 +25,7 @@ export function traceAnswer<Body>(answer: StartedAnswer<Body>): StartedAnswer<Bo
   return { ...answer, frames: readEach(request, answer.frames) };
 }
 
-async function* readEach(request: RequestTrace, frames: AsyncIterable<StreamFrame>): AsyncGenerator<StreamFrame> {
+async function* readEach<Frame>(request: RequestTrace, frames: AsyncIterable<StreamFrame<Frame>>): AsyncGenerator<StreamFrame<Frame>> {
   for await (const frame of frames) {
     if (typeof frame.data === 'string' && !request.captureContent && !frame.data.includes(responseObjectMarker)) {
       readFinishReasonsOfText(request, frame.data);

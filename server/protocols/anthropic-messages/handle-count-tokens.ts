@@ -1,7 +1,7 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { OperationHandler, SuccessBody } from '../../../generated/operations.js';
 import { countTokensOperation } from '../../core/count-tokens-operation.js';
-import type { ModelCallDependencies } from '../../core/model-call.js';
+import type { RoutedCallDependencies } from '../../core/route-call.js';
 import { routeCall } from '../../core/route-call.js';
 import { messagesCall } from './messages-call.js';
 import type { MessagesCreateRequest } from './wire-types.js';
@@ -14,7 +14,7 @@ import type { MessagesCreateRequest } from './wire-types.js';
  * refused, since counting them was all that was asked. The body passes the same access step as
  * `POST /v1/messages` (admitModelCall), since an upstream reads it all the same.
  */
-export function createCountTokensHandler(deps: ModelCallDependencies): OperationHandler<'countMessageTokens'> {
+export function createCountTokensHandler(deps: RoutedCallDependencies): OperationHandler<'countMessageTokens'> {
   return async (req, res, context) => {
     const { access } = principalOf(context);
     // A count body is a Messages body without `max_tokens`, which nothing on this path reads.

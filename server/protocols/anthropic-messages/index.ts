@@ -7,6 +7,7 @@ import { renderAnthropicModel, renderAnthropicModelPage } from '../openai-models
 import type { ClientProtocolDefinition } from '../protocol-definition.js';
 import { createCountTokensHandler } from './handle-count-tokens.js';
 import { createMessageHandler } from './handle-create-message.js';
+import { createMessageBatchHandlers } from './handle-message-batches.js';
 import { messagesProtocol } from './messages-protocol.js';
 
 export const anthropicMessagesDefinition = {
@@ -14,6 +15,7 @@ export const anthropicMessagesDefinition = {
   operations: (deps) => ({
     createMessage: createMessageHandler(deps),
     countMessageTokens: createCountTokensHandler(deps),
+    ...createMessageBatchHandlers(deps.batches, deps.images.publicBaseUrl),
   }),
   modelList: {
     list: (models, query) =>

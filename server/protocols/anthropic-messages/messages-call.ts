@@ -3,6 +3,8 @@ import { untranslatedParamNames } from '../../core/dropped-params.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
+import { asUpstreamAnswer } from '../../core/upstream-answer.js';
+import type { SuccessBody } from '../../../generated/operations.js';
 import type { ModelRequest } from '../../core/internal-representation.js';
 import { renderAnthropicError } from './render-anthropic-error.js';
 import { convertMessagesRequest, type ConversionMode } from './convert-messages-request.js';
@@ -10,7 +12,7 @@ import { newMessageId } from './message-ids.js';
 import { messagesDroppedFields, messagesFeatureParams, messagesTranslatedFields } from './messages-params.js';
 import { renderMessage } from './render-message.js';
 import { toMessageEvents } from './to-message-events.js';
-import type { MessagesCreateRequest } from './wire-types.js';
+import type { MessagesCreateRequest, MessagesStreamEvent } from './wire-types.js';
 
 /**
  * A Messages request for the model-call pipeline (core/model-call.ts): forwarded to Anthropic upstreams
@@ -20,7 +22,10 @@ import type { MessagesCreateRequest } from './wire-types.js';
  *
  * Messages requests always name `max_tokens` (the protocol requires it), which the ceiling has checked.
  */
-export function messagesCall(body: MessagesCreateRequest, options: { outputTokenCeiling: number | undefined; anthropicBeta?: string }): ModelCall {
+export function messagesCall(
+  body: MessagesCreateRequest,
+  options: { outputTokenCeiling: number | undefined; anthropicBeta?: string },
+): ModelCall<SuccessBody<'createMessage'>, MessagesStreamEvent> {
   const converted: Partial<Record<ConversionMode, ModelRequest>> = {};
   const ids = { id: newMessageId(), model: body.model };
   const errorFrames = (error: GatewayError) => [{ data: renderAnthropicError(error), event: 'error' }];
@@ -37,8 +42,8 @@ export function messagesCall(body: MessagesCreateRequest, options: { outputToken
     ...(options.anthropicBeta && { forwardHeaders: { 'anthropic-beta': options.anthropicBeta } }),
     untranslated: () => untranslatedParamNames(fields, messagesTranslatedFields),
     forwarded: {
-      json: (answer) => answer,
-      stream: (frames) => ({ frames: framesOf(frames, ({ event, data }) => ({ event, data })), errorFrames }),
+      json: (answer) => asUpstreamAnswer<SuccessBody<'createMessage'>>(answer),
+      stream: (frames) => ({ frames: framesOf(frames, ({ event, data }) => ({ event, data: asUpstreamAnswer<MessagesStreamEvent>(data) })), errorFrames }),
     },
     translated: {
       json: (response) => renderMessage(response, ids),

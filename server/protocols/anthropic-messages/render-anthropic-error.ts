@@ -1,12 +1,15 @@
+import type { components } from '../../../generated/api.js';
 import type { ErrorKind, GatewayError } from '../../core/gateway-error.js';
 
+type AnthropicError = components['schemas']['AnthropicError'];
+
 /** An error body in the shape Anthropic's SDKs parse, `{type:"error",error:{type,message}}`. */
-export function renderAnthropicError(error: GatewayError): { type: 'error'; error: { type: string; message: string } } {
+export function renderAnthropicError(error: GatewayError): AnthropicError {
   return { type: 'error', error: { type: anthropicType[error.kind], message: error.message } };
 }
 
 // https://docs.anthropic.com/en/api/errors
-const anthropicType: Record<ErrorKind, string> = {
+const anthropicType: Record<ErrorKind, AnthropicError['error']['type']> = {
   invalid_request: 'invalid_request_error',
   authentication: 'authentication_error',
   permission: 'permission_error',

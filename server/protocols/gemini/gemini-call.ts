@@ -3,12 +3,14 @@ import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
+import { asUpstreamAnswer } from '../../core/upstream-answer.js';
+import type { SuccessBody } from '../../../generated/operations.js';
 import { renderGeminiError } from './render-gemini-error.js';
 import { convertGenerateRequest, type ConvertedGenerateRequest } from './convert-generate-request.js';
 import { geminiDroppedFields, geminiFeatureParams, geminiOutputCap } from './gemini-params.js';
 import { newGeminiResponseId, renderGenerateResponse } from './render-generate-response.js';
 import { toGeminiChunks } from './to-gemini-chunks.js';
-import type { GeminiGenerateContentRequest } from './wire-types.js';
+import type { GeminiGenerateContentRequest, GeminiStreamData } from './wire-types.js';
 
 /**
  * A generateContent request for the model-call pipeline (core/model-call.ts): the client's body goes as it
@@ -17,7 +19,11 @@ import type { GeminiGenerateContentRequest } from './wire-types.js';
  * Failures once a stream has begun arrive in-band as a last `{"error":{code,message,status}}` chunk, which
  * the Google GenAI SDK throws as an ApiError.
  */
-export function geminiCall(model: string, clientBody: GeminiGenerateContentRequest, options: { stream: boolean; outputTokenCeiling: number | undefined }): ModelCall {
+export function geminiCall(
+  model: string,
+  clientBody: GeminiGenerateContentRequest,
+  options: { stream: boolean; outputTokenCeiling: number | undefined },
+): ModelCall<SuccessBody<'generateContent'>, GeminiStreamData> {
   const body = withOutputCap(clientBody, geminiOutputCap, options.outputTokenCeiling);
   let converted: ConvertedGenerateRequest | undefined;
   const convert = () => {
@@ -48,12 +54,12 @@ export function geminiCall(model: string, clientBody: GeminiGenerateContentReque
       );
     },
     forwarded: {
-      json: (answer) => answer,
-      stream: (frames) => ({ frames: framesOf(frames, ({ data }) => ({ data })), errorFrames }),
+      json: (answer) => asUpstreamAnswer<SuccessBody<'generateContent'>>(answer),
+      stream: (frames) => ({ frames: framesOf(frames, ({ data }) => ({ data: asUpstreamAnswer<GeminiStreamData>(data) })), errorFrames }),
     },
     translated: {
       json: (response) => renderGenerateResponse(response, ids),
-      stream: (events) => ({ frames: framesOf(toGeminiChunks(events, ids), (data) => ({ data })), errorFrames }),
+      stream: (events) => ({ frames: framesOf(toGeminiChunks(events, ids), (data): { data: GeminiStreamData } => ({ data })), errorFrames }),
     },
   };
 }

@@ -2,7 +2,7 @@ import { principalOf } from '../../access/principal-of.js';
 import type { Response } from 'express';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
 import { countTokensOperation } from '../../core/count-tokens-operation.js';
-import type { ModelCallDependencies } from '../../core/model-call.js';
+import type { RoutedCallDependencies } from '../../core/route-call.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
 import { geminiCall } from './gemini-call.js';
@@ -17,7 +17,7 @@ import { geminiCall } from './gemini-call.js';
  * wrote it.
  */
 export function createGeminiCountTokensHandler(
-  deps: ModelCallDependencies,
+  deps: RoutedCallDependencies,
 ): (req: TypedRequest<'countTokens'>, res: Response<SuccessBody<'countTokens'>>, context: RequestContext) => Promise<void> {
   return async (req, res, context) => {
     const { access } = principalOf(context);

@@ -1,7 +1,8 @@
 import type { Response } from 'express';
 import { principalOf } from '../../access/principal-of.js';
 import type { SuccessBody, TypedRequest } from '../../../generated/operations.js';
-import { callModel, type ModelCallDependencies } from '../../core/model-call.js';
+import { callModel } from '../../core/model-call.js';
+import type { RoutedCallDependencies } from '../../core/route-call.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { geminiCall } from './gemini-call.js';
 
@@ -12,7 +13,7 @@ import { geminiCall } from './gemini-call.js';
 type Handler<O extends 'generateContent' | 'streamGenerateContent'> = (req: TypedRequest<O>, res: Response<SuccessBody<O>>, context: RequestContext) => Promise<void>;
 
 /** `POST /{v1beta,v1}/models/{model}:generateContent` on any model: one GenerateContentResponse. */
-export function createGenerateContentHandler(deps: ModelCallDependencies): Handler<'generateContent'> {
+export function createGenerateContentHandler(deps: RoutedCallDependencies): Handler<'generateContent'> {
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: false, outputTokenCeiling: access.outputTokenCeiling() });
@@ -25,7 +26,7 @@ export function createGenerateContentHandler(deps: ModelCallDependencies): Handl
  * frame's data on one line: Google's SDKs parse each `data:` line as JSON by itself), one JSON array
  * streamed element by element without.
  */
-export function createStreamGenerateContentHandler(deps: ModelCallDependencies): Handler<'streamGenerateContent'> {
+export function createStreamGenerateContentHandler(deps: RoutedCallDependencies): Handler<'streamGenerateContent'> {
   return async (req, res, context) => {
     const { access } = principalOf(context);
     const call = geminiCall(req.params.model, req.body, { stream: true, outputTokenCeiling: access.outputTokenCeiling() });

@@ -1,7 +1,8 @@
+import type { components } from '../../../generated/api.js';
 import type { ErrorKind, GatewayError } from '../../core/gateway-error.js';
 
 /** An error body in the shape Google's SDKs parse, `{error:{code,message,status}}`. */
-export function renderGeminiError(error: GatewayError): { error: { code: number; message: string; status: string } } {
+export function renderGeminiError(error: GatewayError): components['schemas']['GeminiError'] {
   return { error: { code: error.status, message: error.message, status: googleStatus[error.kind] } };
 }
 

@@ -14,6 +14,8 @@ const model = (id: string, extra: Partial<RegisteredModel> = {}): RegisteredMode
   ownedBy: 'builtin',
   deployments: [],
   fallbacks: [],
+  sessionAffinity: true,
+  batch: 'gateway',
   images: defaultModelImages,
   ...extra,
 });

@@ -10,8 +10,10 @@ import type { GeminiModel, GeminiModelList } from './wire-types.js';
  * @example renderGeminiModel(registry.resolve('builtin/echo')).name // 'models/builtin/echo'
  */
 export function renderGeminiModel(model: RegisteredModel): GeminiModel {
-  // The config states no token limits: the provider type's nominal ones (clients only budget with them).
-  const limits = providerDefinition(model.ownedBy).tokenLimits;
+  // The model's own limits (its config's, else the price catalog's); where neither says, the provider type's
+  // nominal ones (clients only budget with them).
+  const nominal = providerDefinition(model.ownedBy).tokenLimits;
+  const limits = { input: model.contextWindow ?? nominal.input, output: model.maxOutputTokens ?? nominal.output };
   const chats = model.capabilities.includes('chat');
   return {
     name: `models/${model.id}`,

@@ -20,3 +20,10 @@ export type GeminiBatchEmbedContentsRequest = Schemas['GeminiBatchEmbedContentsR
 export type GeminiEmbeddingTaskType = Schemas['GeminiEmbeddingTaskType'];
 export type GeminiEmbedContentResponse = Schemas['GeminiEmbedContentResponse'];
 export type GeminiBatchEmbedContentsResponse = Schemas['GeminiBatchEmbedContentsResponse'];
+/**
+ * One element of a streamGenerateContent answer (an SSE frame's data, or an element of the JSON array):
+ * the spec's GenerateContentResponse, which is what its `application/json` form is an array of (the
+ * spec has no stream event schema of its own). A failure once the stream has begun goes in-band as a
+ * last chunk of Google's error body, which the GenAI SDK throws: typed by the spec's error schema.
+ */
+export type GeminiStreamData = GeminiGenerateContentResponse | Schemas['GeminiError'];

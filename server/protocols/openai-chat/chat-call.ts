@@ -3,6 +3,7 @@ import { withOutputCap } from '../../access/output-ceiling.js';
 import { framesOf } from '../../core/frames-of.js';
 import type { GatewayError } from '../../core/gateway-error.js';
 import type { ModelCall } from '../../core/model-call.js';
+import { asUpstreamAnswer } from '../../core/upstream-answer.js';
 import type { SuccessBody } from '../../../generated/operations.js';
 import type { ModelRequest, StreamEvent } from '../../core/internal-representation.js';
 import { renderOpenAIError } from './render-openai-error.js';
@@ -10,14 +11,14 @@ import { chatDroppedFields, chatFeatureParams, chatOutputCap } from './chat-para
 import { convertChatRequest } from './convert-chat-request.js';
 import { newChatCompletionId, renderChatCompletion } from './render-chat-completion.js';
 import { toChatChunks } from './to-chat-chunks.js';
-import type { ChatCompletionRequest } from './wire-types.js';
+import type { ChatCompletionChunk, ChatCompletionRequest, ChatStreamData } from './wire-types.js';
 
 /**
  * A Chat Completions request for the model-call pipeline (core/model-call.ts): forwarded as it is to an
  * upstream that speaks Chat Completions, translated for the others. Failures once a stream has begun go
  * in-band as an error chunk, as OpenAI does, so the SDK throws instead of hanging.
  */
-export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: number | undefined): ModelCall<SuccessBody<'createChatCompletion'>> {
+export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: number | undefined): ModelCall<SuccessBody<'createChatCompletion'>, ChatStreamData> {
   const body = withOutputCap(clientBody, chatOutputCap, outputTokenCeiling);
   let request: ModelRequest | undefined;
   const errorFrames = (error: GatewayError) => [{ data: renderOpenAIError(error) }];
@@ -31,18 +32,17 @@ export function chatCall(clientBody: ChatCompletionRequest, outputTokenCeiling: 
     droppedFields: chatDroppedFields,
     request: () => (request ??= { ...convertChatRequest(body), outputTokenCeiling }),
     forwarded: {
-      // An upstream of this protocol answers in the contract's shape; it goes on as it came.
-      json: (answer) => answer as SuccessBody<'createChatCompletion'>,
-      stream: (frames) => ({ frames: framesOf(frames, ({ data }) => ({ data })), errorFrames }),
+      json: (answer) => asUpstreamAnswer<SuccessBody<'createChatCompletion'>>(answer),
+      stream: (frames) => ({ frames: framesOf(frames, ({ data }) => ({ data: asUpstreamAnswer<ChatStreamData>(data) })), errorFrames }),
     },
     translated: {
       json: (response) => renderChatCompletion(response, body.model),
-      stream: (events) => ({ frames: framesOf(withDone(chunksOf(events, body)), (data) => ({ data })), errorFrames }),
+      stream: (events) => ({ frames: framesOf(withDone(chunksOf(events, body)), (data): { data: ChatStreamData } => ({ data })), errorFrames }),
     },
   };
 }
 
-function chunksOf(events: AsyncIterable<StreamEvent>, body: ChatCompletionRequest): AsyncIterable<unknown> {
+function chunksOf(events: AsyncIterable<StreamEvent>, body: ChatCompletionRequest): AsyncIterable<ChatCompletionChunk> {
   return toChatChunks(events, {
     id: newChatCompletionId(),
     model: body.model,
@@ -51,7 +51,7 @@ function chunksOf(events: AsyncIterable<StreamEvent>, body: ChatCompletionReques
   });
 }
 
-async function* withDone(chunks: AsyncIterable<unknown>): AsyncGenerator<unknown> {
+async function* withDone(chunks: AsyncIterable<ChatCompletionChunk>): AsyncGenerator<ChatCompletionChunk | '[DONE]'> {
   yield* chunks;
   yield '[DONE]';
 }

@@ -2,6 +2,7 @@ import type { ModelCallProtocol } from '../../core/client-protocol.js';
 import { assertOneSpelling } from '../../core/one-spelling-per-field.js';
 import { rewriteChatImageUrls } from '../../providers/openai/rewrite-wire-image-urls.js';
 import { chatOutputCap, chatTwinFields } from './chat-params.js';
+import { openAISessionFields } from './openai-session-fields.js';
 import { renderOpenAIError } from './render-openai-error.js';
 import { openAIChatWireScanner } from './scan-openai-chat.js';
 
@@ -19,6 +20,7 @@ export const chatProtocol: ModelCallProtocol & { name: 'openai-chat' } = {
   },
   outputCap: chatOutputCap,
   rewriteImageUrls: rewriteChatImageUrls,
+  sessionFields: openAISessionFields,
   renderError: renderOpenAIError,
   genAiOperationNames: { generation: 'chat' },
   answerReader: { finishReasonKeys: ['finish_reason'], outputOf: (body) => body.choices },

@@ -1,5 +1,6 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice } from '../../core/internal-representation.js';
 import { placeSystemText } from '../../core/fold-system-messages.js';
+import { gatewayEffort } from '../../core/reasoning-budget.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { GatewayError } from '../../core/gateway-error.js';
 import { toMediaSource } from './parse-data-url.js';
@@ -73,7 +74,7 @@ export function convertChatRequest(body: ChatCompletionRequest): ModelRequest {
     seed: body.seed ?? undefined,
     frequencyPenalty: body.frequency_penalty ?? undefined,
     presencePenalty: body.presence_penalty ?? undefined,
-    reasoning: body.reasoning_effort ? { effort: body.reasoning_effort } : undefined,
+    reasoning: body.reasoning_effort ? { effort: gatewayEffort(body.reasoning_effort) } : undefined,
     user: body.user,
     metadata: body.metadata ?? undefined,
   };

@@ -1,10 +1,11 @@
+import type { components } from '../../../generated/api.js';
 import type { ErrorKind, GatewayError } from '../../core/gateway-error.js';
 
 /**
  * An error body in the shape OpenAI's SDKs parse, `{error:{message,type,param,code}}`: the error body of
  * every OpenAI-family protocol (Chat Completions, Responses, Images, Embeddings) and of the admin API.
  */
-export function renderOpenAIError(error: GatewayError): { error: { message: string; type: string; param: string | null; code: string | null } } {
+export function renderOpenAIError(error: GatewayError): components['schemas']['OpenAIError'] {
   return {
     error: {
       message: error.message,

@@ -1,5 +1,6 @@
 import { principalOf } from '../../access/principal-of.js';
 import type { Request } from 'express';
+import type { SuccessBody } from '../../../generated/operations.js';
 import type { ImageResult } from '../../core/image-types.js';
 import type { RegisteredModel } from '../../core/model-registry.js';
 import type { RequestContext } from '../../core/request-context.js';
@@ -10,6 +11,9 @@ import { imageBaseUrl } from './image-base-url.js';
 import { imageProviderOf } from './image-provider-of.js';
 import type { ImageServices } from './image-services.js';
 import { renderImagesResponse } from './render-images-response.js';
+
+/** The answer of both image endpoints (the spec gives them one schema): it must be either's. */
+type ImagesAnswer = SuccessBody<'createImage'> & SuccessBody<'createImageEdit'>;
 
 /**
  * The part both image endpoints share, as a routed call (core/route-call.ts) of a model admitted already
@@ -22,7 +26,7 @@ export async function answerWithImages(
   services: ImageServices,
   job: { model: RegisteredModel; responseFormat: ImageResponseFormat; call: (images: ImageProvider, context: CallContext) => Promise<ImageResult> },
 ): Promise<void> {
-  const answer = await routeCall(
+  const answer = await routeCall<ImageResult, ImagesAnswer, never>(
     services,
     {
       admit: () => job.model,

@@ -1,5 +1,7 @@
 import type { components } from '../../../generated/api.js';
 import type { ImageStreamEvent } from '../../core/image-types.js';
+import type { StreamFrame } from '../../core/stream-frame.js';
+import { asUpstreamAnswer } from '../../core/upstream-answer.js';
 import { renderStreamUsage } from './render-stream-usage.js';
 import { streamedImageSettings } from './streamed-image-settings.js';
 import { assertNever } from '../../core/assert-never.js';
@@ -9,12 +11,14 @@ type Schemas = components['schemas'];
 /** Which endpoint streams: it names the events (`image_generation.*` or `image_edit.*`). */
 export type ImageStreamKind = 'image_generation' | 'image_edit';
 
+/**
+ * What an image stream's frames carry, for either endpoint: the spec's stream events of both (the kind
+ * names which), the `error` event among them.
+ */
+export type ImagesStreamData = Schemas['ImagesGenerationStreamEvent'] | Schemas['ImagesEditStreamEvent'];
+
 /** One SSE frame: its `event:` name (which OpenAI repeats as `type`) and its `data:` payload. */
-export interface ImageStreamFrame {
-  event: string;
-  /** An event object, or the upstream's payload text to send as it came. */
-  data: string | Schemas['ImagesGenerationStreamEvent'] | Schemas['ImagesEditStreamEvent'];
-}
+export type ImageStreamFrame = StreamFrame<ImagesStreamData> & { event: string };
 
 /**
  * An internal image stream event as OpenAI's wire event
@@ -27,7 +31,7 @@ export function renderImageStreamEvent(event: ImageStreamEvent, kind: ImageStrea
   const createdAt = Math.floor(Date.now() / 1000);
   switch (event.type) {
     case 'forwarded':
-      return { event: event.event, data: event.data };
+      return { event: event.event, data: asUpstreamAnswer<ImagesStreamData>(event.data) };
     case 'partial_image': {
       const type = `${kind}.partial_image` as const;
       const settings = streamedImageSettings(event.details, event.image);

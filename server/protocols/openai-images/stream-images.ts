@@ -6,12 +6,11 @@ import { prefetchFirstEvent } from '../../core/prefetch-first-event.js';
 import type { RequestContext } from '../../core/request-context.js';
 import { routeCall } from '../../core/route-call.js';
 import { tallyImageStream } from '../../core/tally-image-stream.js';
-import type { StreamFrame } from '../../core/stream-frame.js';
 import type { CallContext, ImageProvider } from '../../providers/provider.js';
 import { imageProviderOf } from './image-provider-of.js';
 import { imageStreamErrorEvent } from './image-stream-error-event.js';
 import type { ImageServices } from './image-services.js';
-import { renderImageStreamEvent } from './render-image-stream-event.js';
+import { renderImageStreamEvent, type ImageStreamFrame, type ImagesStreamData } from './render-image-stream-event.js';
 
 /** A streamed request of either endpoint; the kind names its events. */
 export type ImageStreamJob = { kind: 'image_generation'; request: ImageGenerationRequest } | { kind: 'image_edit'; request: ImageEditRequest };
@@ -24,7 +23,7 @@ export type ImageStreamJob = { kind: 'image_generation'; request: ImageGeneratio
  * failure after the 200 is an in-band `error` event, as OpenAI sends one.
  */
 export async function streamImages(context: RequestContext, services: ImageServices, job: ImageStreamJob & { model: RegisteredModel }): Promise<void> {
-  const answer = await routeCall(
+  const answer = await routeCall<AsyncIterable<ImageStreamEvent>, never, ImagesStreamData>(
     services,
     {
       admit: () => job.model,
@@ -49,7 +48,7 @@ export async function streamImages(context: RequestContext, services: ImageServi
 }
 
 /** The events as the client's frames. */
-async function* framesOf(events: AsyncIterable<ImageStreamEvent>, kind: ImageStreamJob['kind']): AsyncGenerator<StreamFrame> {
+async function* framesOf(events: AsyncIterable<ImageStreamEvent>, kind: ImageStreamJob['kind']): AsyncGenerator<ImageStreamFrame> {
   for await (const event of events) yield renderImageStreamEvent(event, kind);
 }
 

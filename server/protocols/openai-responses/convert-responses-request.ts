@@ -1,5 +1,6 @@
 import type { ContentPart, Instruction, Message, ModelRequest, ResponseFormat, ToolChoice, ToolDefinition } from '../../core/internal-representation.js';
 import { placeSystemText } from '../../core/fold-system-messages.js';
+import { gatewayEffort } from '../../core/reasoning-budget.js';
 import { decodeToolCallId } from '../../core/tool-call-signature.js';
 import { decodeReasoningState } from './reasoning-state.js';
 import { GatewayError } from '../../core/gateway-error.js';
@@ -56,7 +57,7 @@ export function convertResponsesRequest(body: ResponsesCreateRequest, history: R
     temperature: body.temperature ?? undefined,
     topP: body.top_p ?? undefined,
     stopSequences: [],
-    reasoning: body.reasoning?.effort ? { effort: body.reasoning.effort } : undefined,
+    reasoning: body.reasoning?.effort ? { effort: gatewayEffort(body.reasoning.effort) } : undefined,
     user: body.user ?? body.safety_identifier ?? undefined,
     metadata: body.metadata ?? undefined,
   };
@@ -181,7 +182,8 @@ function mediaPart(part: ResponsesInputContent, param: string): MediaPart {
     case 'output_text':
       return { type: 'text', text: part.text ?? missing(`${param}.text`) };
     case 'input_image': {
-      const detail = part.detail ? { detail: part.detail } : {};
+      // `original` (full resolution) is newer than the gateway's scale, whose most is `high`.
+      const detail = part.detail ? { detail: part.detail === 'original' ? ('high' as const) : part.detail } : {};
       if (part.image_url) return { type: 'image', source: toMediaSource(part.image_url), ...detail };
       if (part.file_id) throw fileIdsUnsupported(`${param}.file_id`);
       return missing(`${param}.image_url`);

@@ -15,7 +15,10 @@ export type ResponsesUsage = Schemas['ResponsesUsage'];
 export type OutputPart = ModelResponse['content'][number];
 export type ItemStatus = 'in_progress' | 'completed' | 'incomplete';
 
-/** What the response echoes back from the request (settings) — the caller fills it from the request body. */
+/**
+ * What the response echoes back from the request (settings), typed by the response's own fields — the
+ * caller fills it from the request body (response-echo.ts).
+ */
 export interface ResponseEcho {
   model: string;
   instructions: string | null;
@@ -24,14 +27,16 @@ export interface ResponseEcho {
   temperature: number | null;
   top_p: number | null;
   max_output_tokens: number | null;
-  tool_choice: unknown;
-  tools: unknown[];
-  text: unknown;
-  reasoning: unknown;
+  tool_choice: ResponsesResponse['tool_choice'];
+  tools: NonNullable<ResponsesResponse['tools']>;
+  text: ResponsesResponse['text'] | null;
+  reasoning: ResponsesResponse['reasoning'];
   parallel_tool_calls: boolean;
   metadata: Record<string, string>;
-  truncation: string;
+  truncation: NonNullable<ResponsesResponse['truncation']>;
   user: string | null;
+  /** The request's `conversation`, reported as `{id}`; absent without one. */
+  conversation?: { id: string } | null;
 }
 
 export interface RenderResponseOptions {
@@ -95,18 +100,19 @@ export function responseSnapshot(echo: ResponseEcho, options: RenderResponseOpti
     output: [],
     parallel_tool_calls: echo.parallel_tool_calls,
     previous_response_id: echo.previous_response_id,
-    // The spec allows no null for `text` and `tool_choice`; these are OpenAI's defaults when the request left them out.
-    reasoning: (echo.reasoning ?? null) as ResponsesResponse['reasoning'],
+    reasoning: echo.reasoning ?? null,
     store: echo.store,
     temperature: echo.temperature,
-    text: (echo.text ?? { format: { type: 'text' } }) as ResponsesResponse['text'],
-    tool_choice: (echo.tool_choice ?? 'auto') as ResponsesResponse['tool_choice'],
-    tools: echo.tools as ResponsesResponse['tools'],
+    // The spec allows no null for `text` and `tool_choice`; these are OpenAI's defaults when the request left them out.
+    text: echo.text ?? { format: { type: 'text' } },
+    tool_choice: echo.tool_choice ?? 'auto',
+    tools: echo.tools,
     top_p: echo.top_p,
-    truncation: echo.truncation as ResponsesResponse['truncation'],
+    truncation: echo.truncation,
     usage: null,
     user: echo.user,
     metadata: echo.metadata,
+    ...(echo.conversation ? { conversation: echo.conversation } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { conversationIdOf } from './conversation-items.js';
 import type { ResponseEcho } from './render-response.js';
 import type { ResponsesCreateRequest } from './wire-types.js';
 
@@ -19,6 +20,7 @@ export function responseEcho(body: ResponsesCreateRequest): ResponseEcho {
     metadata: (body.metadata as Record<string, string> | undefined) ?? {},
     truncation: body.truncation ?? 'disabled',
     user: body.user ?? null,
+    conversation: conversationIdOf(body) === undefined ? null : { id: conversationIdOf(body)! },
   };
 }
 
@@ -27,7 +29,8 @@ export function responseEcho(body: ResponsesCreateRequest): ResponseEcho {
  * (null allowed), so they are null where the request left them out: the gateway does not claim a
  * strictness the client did not ask for.
  */
-function echoedTool(tool: NonNullable<ResponsesCreateRequest['tools']>[number]): unknown {
-  const fields = tool as Record<string, unknown>;
-  return fields.type === 'function' ? { ...fields, parameters: fields.parameters ?? null, strict: fields.strict ?? null } : tool;
+function echoedTool(tool: RequestTool): RequestTool {
+  return tool.type === 'function' ? { ...tool, parameters: tool.parameters ?? null, strict: tool.strict ?? null } : tool;
 }
+
+type RequestTool = NonNullable<ResponsesCreateRequest['tools']>[number];

@@ -71,9 +71,14 @@ describe('scanWireBody openai-responses', () => {
     assert.deepEqual(body.unknown, ['tools[0].tools[1].type']);
   });
 
-  it('treats a stored prompt, a conversation and background mode as unknown', () => {
-    assert.deepEqual(scan({ prompt: { id: 'pmpt_1', version: '2' }, conversation: 'conv_1', background: true }).unknown, ['prompt', 'conversation', 'background']);
+  it('treats a stored prompt and background mode as unknown', () => {
+    assert.deepEqual(scan({ prompt: { id: 'pmpt_1', version: '2' }, background: true }).unknown, ['prompt', 'background']);
     assert.deepEqual(scan({ background: null }).unknown, []);
+  });
+
+  it('asks nothing itself of a conversation, whose items the gateway reads and checks as brought history', () => {
+    assert.deepEqual(scan({ conversation: 'conv_1' }).unknown, []);
+    assert.deepEqual(scan({ conversation: { id: 'conv_1' } }).uses, []);
   });
 
   it('asks for vision for images and files in messages, tool outputs and computer screenshots', () => {

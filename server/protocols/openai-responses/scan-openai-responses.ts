@@ -65,6 +65,8 @@ const inputItems: TypeTable = {
   item_reference: 'none',
   // Codex's compacted history (`POST /responses/compact`): opaque, like encrypted reasoning.
   compaction: 'none',
+  // Codex's ask to compact (it ends the input): answered by a summary of the same conversation, with no tool.
+  compaction_trigger: 'none',
   computer_call: 'tools',
   computer_call_output: computerCallOutput,
   // The model sees the generated image again.
@@ -143,7 +145,9 @@ const topLevel: FieldTable = {
   model: 'none',
   input,
   instructions: 'none',
+  // The history these bring in is read from the gateway's store and checked item by item (responses-history.ts).
   previous_response_id: 'none',
+  conversation: 'none',
   include: 'none',
   // Sampling, storage and transport settings: they shape an answer, they do not widen what it may use.
   temperature: 'none',
@@ -166,10 +170,9 @@ const topLevel: FieldTable = {
   max_tool_calls: 'none',
   reasoning: 'reasoning',
   text: (value, param, scan) => scanFields(value, param, textConfig, scan),
-  // A stored prompt can bring its own tools and settings, a conversation its own items, and a background
-  // response runs on after the request: none is visible here, so none is allowed to a narrowed key.
+  // A stored prompt can bring its own tools and settings, and a background response runs on after the
+  // request: neither is visible here, so neither is allowed to a narrowed key.
   prompt: 'unknown',
-  conversation: 'unknown',
   background: 'unknown',
 };
 

@@ -1,8 +1,8 @@
 import type { NoConfigKeys, ProviderTypeEntry } from '../../config/provider-entry.js';
 
-/** The `anthropic` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `anthropic` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const anthropicConfigEntry: ProviderTypeEntry<'anthropic', NoConfigKeys> = {
   type: 'anthropic',
-  serves: { chat: true, responses: false, images: false, embeddings: false },
+  serves: { chat: true, responses: false, images: false, embeddings: false, batches: true },
   config: { keys: {} },
 };

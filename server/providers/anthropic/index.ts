@@ -13,11 +13,10 @@ import { UpstreamClient } from '../upstream/upstream-client.js';
 import { convertRequestToAnthropic, jsonResponseToolName } from './convert-request.js';
 import { convertAnthropicStream } from './convert-stream.js';
 import { countAnthropicTokens } from './count-tokens.js';
+import { createAnthropicBatches } from './forward-batches.js';
 import { createMessagesPassThrough } from './forward-messages.js';
 import { readAnthropicError } from './read-error.js';
-import type { NoConfigKeys } from '../../config/provider-entry.js';
 import type { ProviderDefinition } from '../provider-definition.js';
-import { anthropicConfigEntry } from './config-keys.js';
 
 /** The API version whose wire format this folder speaks; newer ones are opt-in per Anthropic's policy. */
 export const anthropicVersion = '2023-06-01';
@@ -40,6 +39,7 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
     id: config.id,
     close: () => client.close(),
     passThroughs: { 'anthropic-messages': createMessagesPassThrough(client, config.id) },
+    batches: createAnthropicBatches(client),
     countTokens: (request, context) => countAnthropicTokens(client, config.id, request, context),
     async *stream(request: ModelRequest, context: CallContext): AsyncGenerator<StreamEvent> {
       const body = convertRequestToAnthropic(request, context.upstreamModel);
@@ -55,8 +55,7 @@ export function createAnthropicProvider(config: ProviderConfig): Provider {
  * Anthropic's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model.
  * Anthropic makes no images and offers no embeddings; it fetches image URLs itself.
  */
-export const anthropicProvider: ProviderDefinition<'anthropic', NoConfigKeys> = {
-  ...anthropicConfigEntry,
+export const anthropicProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 200_000, output: 64_000 },
   inlinesImageUrls: false,

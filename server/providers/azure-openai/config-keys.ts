@@ -36,9 +36,9 @@ export function azureOpenAIConfigProblems(provider: ProviderEntry<typeof azureOp
   return problems;
 }
 
-/** The `azure-openai` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `azure-openai` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const azureOpenAIConfigEntry: ProviderTypeEntry<'azure-openai', typeof azureOpenAIConfigKeys> = {
   type: 'azure-openai',
-  serves: { chat: true, responses: true, images: true, embeddings: true },
+  serves: { chat: true, responses: true, images: true, embeddings: true, batches: false },
   config: { keys: azureOpenAIConfigKeys, problems: azureOpenAIConfigProblems },
 };

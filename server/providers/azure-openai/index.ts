@@ -12,7 +12,6 @@ import type { Provider } from '../provider.js';
 import type { ProviderDefinition } from '../provider-definition.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { azurePath } from './azure-path.js';
-import { azureOpenAIConfigEntry } from './config-keys.js';
 import { readAzureOpenAIError } from './read-error.js';
 
 /**
@@ -30,8 +29,7 @@ export function createAzureOpenAIProvider(config: ProviderConfig): Provider {
 }
 
 /** OpenAI's models, so OpenAI's capabilities, keys and services (embeddings included); the deployment decides which model it is. */
-export const azureOpenAIProvider: ProviderDefinition<'azure-openai', typeof azureOpenAIConfigEntry.config.keys> = {
-  ...azureOpenAIConfigEntry,
+export const azureOpenAIProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 128_000, output: 16_384 },
   inlinesImageUrls: false,

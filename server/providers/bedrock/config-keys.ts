@@ -34,9 +34,9 @@ export function bedrockConfigProblems(provider: ProviderEntry<typeof bedrockConf
   return problems;
 }
 
-/** The `bedrock` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `bedrock` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const bedrockConfigEntry: ProviderTypeEntry<'bedrock', typeof bedrockConfigKeys> = {
   type: 'bedrock',
-  serves: { chat: true, responses: false, images: false, embeddings: true },
+  serves: { chat: true, responses: false, images: false, embeddings: true, batches: false },
   config: { keys: bedrockConfigKeys, problems: bedrockConfigProblems },
 };

@@ -15,7 +15,6 @@ import type { ModelRequest, StreamEvent } from '../../core/internal-representati
 import type { ProviderDefinition } from '../provider-definition.js';
 import type { CallContext, Provider } from '../provider.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { bedrockConfigEntry } from './config-keys.js';
 import { convertRequestToBedrock } from './convert-request.js';
 import { convertBedrockStream } from './convert-stream.js';
 import { resolveBedrockSettings } from './credentials.js';
@@ -64,8 +63,7 @@ export function createBedrockProvider(config: ProviderConfig): Provider {
  * image models are not served through Converse; Titan Text Embeddings answers InvokeModel (invoke-titan-embeddings.ts).
  * Converse takes images only as bytes, so image URLs are always fetched for it.
  */
-export const bedrockProvider: ProviderDefinition<'bedrock', typeof bedrockConfigEntry.config.keys> = {
-  ...bedrockConfigEntry,
+export const bedrockProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision'],
   tokenLimits: { input: 200_000, output: 64_000 },
   inlinesImageUrls: true,

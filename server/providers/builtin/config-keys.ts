@@ -7,9 +7,9 @@ export const builtinConfigKeys = {
   chunk_delay_ms: z.number().int().min(0).max(10_000).optional(),
 };
 
-/** The `builtin` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `builtin` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const builtinConfigEntry: ProviderTypeEntry<'builtin', typeof builtinConfigKeys> = {
   type: 'builtin',
-  serves: { chat: true, responses: false, images: true, embeddings: true },
+  serves: { chat: true, responses: false, images: true, embeddings: true, batches: false },
   config: { keys: builtinConfigKeys },
 };

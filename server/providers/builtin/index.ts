@@ -17,7 +17,6 @@ import { createBuiltinImages } from './images/index.js';
 import { planAnswer } from './plan-answer.js';
 import { streamAnswer } from './stream-answer.js';
 import type { ProviderDefinition } from '../provider-definition.js';
-import { builtinConfigEntry } from './config-keys.js';
 
 /** Options for {@link createBuiltinProvider}. */
 export interface BuiltinProviderOptions {
@@ -53,8 +52,7 @@ export function createBuiltinProvider(options: BuiltinProviderOptions = {}): Pro
 }
 
 /** The offline models: chat with tools and JSON schemas; the image and embedding models' capabilities are set in their config. */
-export const builtinProvider: ProviderDefinition<'builtin', typeof builtinConfigEntry.config.keys> = {
-  ...builtinConfigEntry,
+export const builtinProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 128_000, output: 8_192 },
   inlinesImageUrls: false,

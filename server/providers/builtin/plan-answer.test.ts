@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { countTextTokens } from '../../core/token-counter.js';
+import { compactedSummaryText } from '../../core/compaction-summary.js';
 import type { Message, ModelRequest, ToolDefinition } from '../../core/internal-representation.js';
 import { NO_TEXT_REPLY } from './compose-reply-text.js';
 import { modelRequest, userSays } from '../../../test/helpers/model-request-fixtures.js';
@@ -69,6 +70,12 @@ describe('planAnswer: tools', () => {
     assert.equal(named.kind === 'tool_call' && named.name, 'get_time');
     const none = planAnswer(request([say('now')], { tools: [weather], toolChoice: { type: 'none' } }));
     assert.equal(none.kind, 'text');
+  });
+
+  it('answers the summary of a compacted conversation in text, not with another tool call', () => {
+    const summary = compactedSummaryText('Tool get_weather returned: {"temp":21}');
+    const plan = planAnswer(request([say('Weather in Paris?'), say(summary)], { tools: [weather] }));
+    assert.equal(plan.kind === 'text' && plan.text, `You said: ${summary}`);
   });
 
   it('describes tool results by the name of the matching call', () => {

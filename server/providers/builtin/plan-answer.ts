@@ -8,6 +8,7 @@ import { composeEcho, describeToolResults, findLastUserMessage, hasToolResults, 
 import { deriveId } from './derive-id.js';
 import { deriveJsonFromSchema } from './derive-json-from-schema.js';
 import { assertNever } from '../../core/assert-never.js';
+import { isCompactedSummary } from '../../core/compaction-summary.js';
 
 /** What to stream: text or one tool call, already cut to the request's limits. */
 export type AnswerPlan =
@@ -17,7 +18,10 @@ export type AnswerPlan =
 /**
  * Plans the answer:
  * 1. tools offered, `toolChoice` not `none` and the last message a user message without tool results →
- *    call the chosen tool with arguments derived from its schema and the user's text;
+ *    call the chosen tool with arguments derived from its schema and the user's text; not when that message
+ *    is the summary of a compacted conversation (core/compaction-summary.ts): it stands for work done, so
+ *    the model answers it in text, as a model told "do not repeat finished work" would (calling the tool
+ *    again, a client that compacts on every follow-up would compact and call for ever);
  * 2. last message carries tool results → describe them (`Tool get_weather returned: …`);
  * 3. otherwise echo the last user message (`You said: …`).
  * Text answers then follow `responseFormat` and `stopSequences`; everything follows `maxOutputTokens`, or
@@ -56,6 +60,7 @@ const outputLimit = (request: ModelRequest): number => request.maxOutputTokens ?
 function chooseTool(request: ModelRequest, last: Message | undefined): ToolDefinition | undefined {
   const { tools, toolChoice } = request;
   if (tools.length === 0 || toolChoice.type === 'none') return undefined;
+  if (last?.role === 'user' && isCompactedSummary(joinText(last.content))) return undefined;
   if (last?.role !== 'user' || hasToolResults(last)) return undefined;
   if (toolChoice.type === 'tool') return tools.find((tool) => tool.name === toolChoice.name) ?? tools[0];
   return tools[0];

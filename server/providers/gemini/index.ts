@@ -16,9 +16,7 @@ import { createGeminiPassThrough, geminiModelPath } from './forward-generate.js'
 import { createGeminiEmbeddings } from './embed-contents.js';
 import { createGeminiImages } from './generate-images.js';
 import { readGeminiError } from './read-error.js';
-import type { NoConfigKeys } from '../../config/provider-entry.js';
 import type { ProviderDefinition } from '../provider-definition.js';
-import { geminiConfigEntry } from './config-keys.js';
 
 /** The config's `base_url` has no API version, like the `@google/genai` SDK's `httpOptions.baseUrl`. */
 export const defaultGeminiBaseUrl = 'https://generativelanguage.googleapis.com';
@@ -72,8 +70,7 @@ export function createGeminiProvider(config: ProviderConfig): Provider {
  * Gemini's current models all take tools, images and JSON schemas; `reasoning` is opt-in per model. The
  * Gemini API also offers embeddings (`embedContent`) and fetches image URLs itself.
  */
-export const geminiProvider: ProviderDefinition<'gemini', NoConfigKeys> = {
-  ...geminiConfigEntry,
+export const geminiProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 1_048_576, output: 65_536 },
   inlinesImageUrls: false,

@@ -8,7 +8,6 @@ import { createOpenAIProvider } from '../openai/index.js';
 import type { Provider } from '../provider.js';
 import { resolveQuirks } from './quirks.js';
 import type { ProviderDefinition } from '../provider-definition.js';
-import { openaiCompatibleConfigEntry } from './config-keys.js';
 
 /**
  * Creates an OpenAI-compatible provider. `base_url` is required (there is no default server) and, like
@@ -31,8 +30,7 @@ export function createOpenAICompatibleProvider(config: ProviderConfig): Provider
  * in). The servers mostly offer `/embeddings` too. Ollama and llama.cpp take images only inline, so image URLs
  * are fetched for them unless `inline_image_urls: false`.
  */
-export const openaiCompatibleProvider: ProviderDefinition<'openai-compatible', typeof openaiCompatibleConfigEntry.config.keys> = {
-  ...openaiCompatibleConfigEntry,
+export const openaiCompatibleProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'json_schema'],
   tokenLimits: { input: 32_768, output: 8_192 },
   inlinesImageUrls: true,

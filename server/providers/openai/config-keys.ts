@@ -21,7 +21,7 @@ export type CompatibleQuirks = z.infer<typeof quirksSchema>;
 
 /**
  * The config keys of the types that speak OpenAI's wire formats (`openai`, `openai-compatible`,
- * `azure-openai`): each of their definitions spreads these same schemas.
+ * `azure-openai`): each of their config entries spreads these same schemas.
  */
 export const openAIConfigKeys = {
   /** How the server departs from OpenAI (see ../openai-compatible/quirks.ts); `openai` honours them too, for a proxy. */
@@ -38,9 +38,9 @@ export const openAIConfigKeys = {
   inline_image_urls: z.boolean().optional(),
 };
 
-/** The `openai` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `openai` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const openAIConfigEntry: ProviderTypeEntry<'openai', typeof openAIConfigKeys> = {
   type: 'openai',
-  serves: { chat: true, responses: true, images: true, embeddings: true },
+  serves: { chat: true, responses: true, images: true, embeddings: true, batches: true },
   config: { keys: openAIConfigKeys },
 };

@@ -39,6 +39,11 @@ export function createResponsesPassThrough(client: UpstreamClient, providerId: s
       const frames = forwardEvents(readSse(client.chunks(reply, context.signal)), providerId, tally);
       return { kind: 'stream', frames, usage: () => tally.usage(), deliveredSinceUsage: () => tally.deliveredSinceUsage() };
     },
+    async compact(body: Record<string, unknown>, context: PassThroughCall) {
+      // https://platform.openai.com/docs/api-reference/responses/compact: a JSON answer, never a stream.
+      const json = await client.exchangeJson(path('/responses/compact', context.upstreamModel), { ...body, model: context.upstreamModel }, context.signal);
+      return { kind: 'json', body: json, usage: readResponsesUsage(json) };
+    },
   };
 }
 

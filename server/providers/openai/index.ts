@@ -14,11 +14,12 @@ import { resolveQuirks, type ResolvedQuirks } from '../openai-compatible/quirks.
 import type { CallContext, Provider } from '../provider.js';
 import { readSse } from '../upstream/read-sse.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
-import { openAIConfigEntry } from './config-keys.js';
 import { convertRequest } from './convert-request.js';
 import { convertStream } from './convert-stream.js';
 import { createChatPassThrough } from './forward-chat.js';
+import { createOpenAIBatches } from './forward-batches.js';
 import { createOpenAIEmbeddings } from './forward-embeddings.js';
+import { typeServes } from '../provider-config-rules.js';
 import { createOpenAIImageStreaming } from './forward-image-stream.js';
 import { createOpenAIImages } from './forward-images.js';
 import { createResponsesPassThrough } from './forward-responses.js';
@@ -77,13 +78,14 @@ export function createOpenAIProvider(
       ...(config.type === 'openai' ? { streaming: createOpenAIImageStreaming(client, config.id) } : {}),
     },
     embeddings: createOpenAIEmbeddings(client, config.id, path),
+    // Azure's batch API differs (deployment types, paths): its type does not serve batches.
+    ...(typeServes(config.type, 'batches') && { batches: createOpenAIBatches(client) }),
     close: () => client.close(),
   };
 }
 
 /** OpenAI's hosted models all take tools, images and JSON schemas; `reasoning` is opt-in per model (asking a non-reasoning model for it is an upstream error). */
-export const openaiProvider: ProviderDefinition<'openai', typeof openAIConfigEntry.config.keys> = {
-  ...openAIConfigEntry,
+export const openaiProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 128_000, output: 16_384 },
   inlinesImageUrls: false,

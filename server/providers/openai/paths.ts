@@ -1,5 +1,5 @@
 /** The OpenAI API operations the gateway calls, as paths under OpenAI's base URL. */
-export type OpenAIOperation = '/chat/completions' | '/responses' | '/images/generations' | '/images/edits' | '/embeddings';
+export type OpenAIOperation = '/chat/completions' | '/responses' | '/responses/compact' | '/images/generations' | '/images/edits' | '/embeddings';
 
 /**
  * Where one call goes, under the client's base URL. OpenAI and its imitations use the operation's path as

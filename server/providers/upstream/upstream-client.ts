@@ -108,10 +108,25 @@ export class UpstreamClient {
     return this.post(path, form, { ...headers, ...upstreamTraceHeaders(this.origin) }, signal);
   }
 
-  private async post(path: string, body: string | FormData, headers: Record<string, string>, signal: AbortSignal): Promise<UpstreamReply> {
+  /**
+   * GETs `path` with the provider's credentials and resolves once status and headers are in (a batch's status,
+   * its result file); non-2xx answers are thrown as by `postJson`.
+   */
+  async get(path: string, signal: AbortSignal): Promise<UpstreamReply> {
+    const { 'content-type': _json, ...headers } = await this.callHeaders(undefined);
+    return this.post(path, undefined, headers, signal, 'GET');
+  }
+
+  /** POSTs a multipart form with the provider's credentials (a batch's input file); undici sets the boundary. */
+  async postAuthorizedForm(path: string, form: FormData, signal: AbortSignal): Promise<UpstreamReply> {
+    const { 'content-type': _json, ...headers } = await this.callHeaders(undefined);
+    return this.post(path, form, headers, signal);
+  }
+
+  private async post(path: string, body: string | FormData | undefined, headers: Record<string, string>, signal: AbortSignal, method: 'POST' | 'GET' = 'POST'): Promise<UpstreamReply> {
     let reply: Dispatcher.ResponseData;
     try {
-      reply = await request(`${this.baseUrl}${path}`, { method: 'POST', headers, body, signal, dispatcher: this.agent });
+      reply = await request(`${this.baseUrl}${path}`, { method, headers, body, signal, dispatcher: this.agent });
     } catch (error) {
       throw this.failure(error, signal);
     }

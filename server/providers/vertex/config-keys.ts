@@ -21,9 +21,9 @@ export function vertexConfigProblems(provider: ProviderEntry<typeof vertexConfig
   return [];
 }
 
-/** The `vertex` type's part of the config file (see ProviderTypeEntry); its definition (index.ts) spreads it. */
+/** The `vertex` type's part of the config file (see ProviderTypeEntry), listed in ../provider-config-rules.ts; its code is index.ts. */
 export const vertexConfigEntry: ProviderTypeEntry<'vertex', typeof vertexConfigKeys> = {
   type: 'vertex',
-  serves: { chat: true, responses: false, images: false, embeddings: true },
+  serves: { chat: true, responses: false, images: false, embeddings: true, batches: false },
   config: { keys: vertexConfigKeys, problems: vertexConfigProblems },
 };

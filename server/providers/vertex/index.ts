@@ -13,7 +13,6 @@ import type { ProviderDefinition } from '../provider-definition.js';
 import { UpstreamClient } from '../upstream/upstream-client.js';
 import { vertexAccessTokens } from './access-tokens.js';
 import { claudeOnVertex } from './claude-on-vertex.js';
-import { vertexConfigEntry } from './config-keys.js';
 import { geminiOnVertex } from './gemini-on-vertex.js';
 import { readVertexError } from './read-error.js';
 import { readServiceAccountKey } from './service-account.js';
@@ -44,8 +43,7 @@ export function createVertexProvider(config: ProviderConfig): Provider {
  * Vertex's Gemini and Claude models all take tools, images and JSON schemas; `reasoning` is opt-in per model.
  * Google's embedding models answer `predict` (publisher google); its Imagen models are not served here.
  */
-export const vertexProvider: ProviderDefinition<'vertex', typeof vertexConfigEntry.config.keys> = {
-  ...vertexConfigEntry,
+export const vertexProvider: ProviderDefinition = {
   defaultCapabilities: ['chat', 'streaming', 'tools', 'vision', 'json_schema'],
   tokenLimits: { input: 1_048_576, output: 65_536 },
   inlinesImageUrls: false,

@@ -110,7 +110,9 @@ export function createMetering(deps: MeteringDependencies): Metering {
         keep(row);
         if (request.reservation) settle(request.reservation, outcome);
       };
-    const keepRow = (row: UsageRecord) => deps.recorder.record(row);
+    // A batch line's row is the runner's to store, with the line's outcome (server/batches/).
+    const batchLine = context.batchLine;
+    const keepRow = (row: UsageRecord) => (batchLine ? batchLine.keepRow(row) : deps.recorder.record(row));
     res.once('close', () => {
       if (res.writableFinished) return recordRow(true)(keepRow);
       // Over without being finished: the client left before it had the whole answer, and the upstream goes on.
@@ -121,7 +123,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
       void recorded.finally(() => draining.delete(req));
       deps.keepInFlight?.(res, recorded);
     });
-    if (deps.syncLedger) commitUsageBeforeEnd(res, deps.syncLedger, recordRow(true));
+    if (deps.syncLedger && !batchLine) commitUsageBeforeEnd(res, deps.syncLedger, recordRow(true));
     next();
   };
 
@@ -141,6 +143,7 @@ export function createMetering(deps: MeteringDependencies): Metering {
         pricing: model?.pricing,
         permittedOutputTokens: principal.access.outputTokenCeiling(),
         defaultOutputTokens: deps.defaultOutputTokens,
+        modelMaxOutputTokens: model?.maxOutputTokens,
         maxImages: model?.images.max_n ?? defaultModelImages.max_n,
       });
       const reservation = await reserve(deps.limits, { scopes, ...plan }, deps.metrics);

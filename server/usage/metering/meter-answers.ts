@@ -25,7 +25,7 @@ export const meterAnswers: CallObserver = {
   },
 };
 
-function meteredAnswerOf(answer: StartedAnswer): MeteredAnswer {
+function meteredAnswerOf<Body, Frame>(answer: StartedAnswer<Body, Frame>): MeteredAnswer {
   if (answer.kind === 'json') {
     const { usage, imageCount = 0 } = answer;
     return { usage: () => usage, imageCount: () => imageCount, complete: true };

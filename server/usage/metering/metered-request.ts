@@ -46,11 +46,3 @@ export interface Outcome {
   /** How it was priced (usage/cost.ts), kept in its ledger row beside the cost. */
   priced: Omit<PricedUsage, 'costUsd'>;
 }
-
-// Metering's state lives in the request context, with the rest of the request's, without core knowing it.
-declare module '../../core/request-context.js' {
-  interface RequestContext {
-    /** Metering's state of a metered request (usage/metering/metered-request.ts); undefined for any other. */
-    metering?: MeteredRequest;
-  }
-}

@@ -1,6 +1,5 @@
-import { candidatesOf, withOutputCap, type OutputCapFields } from '../../access/output-ceiling.js';
+import { candidatesOf, namedCapOf, withOutputCap, type OutputCapFields } from '../../access/output-ceiling.js';
 import type { ModelPricing } from '../../config/config-schema.js';
-import { valueAt } from '../../core/body-path.js';
 import type { LimitScope, ReserveRequest } from '../../limits/limit-store.js';
 import { imagePrice, worstCaseRates } from '../cost.js';
 import { countMediaReferences, worstCaseMediaReferenceTokens } from './count-media-references.js';
@@ -25,6 +24,8 @@ export interface ReservationPlanInput {
   permittedOutputTokens: number | undefined;
   /** `limits.default_output_tokens`: the most a cap the gateway sets may grant. */
   defaultOutputTokens: number;
+  /** The model's `max_output_tokens` (its own or the price catalog's): no answer can be longer, so no grant is. */
+  modelMaxOutputTokens?: number;
   /** The model's `images.max_n`: an upload's `n` is unknown at admission, so it may be as many. */
   maxImages: number;
 }
@@ -61,7 +62,7 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
   if (!input.scopes.some(({ limits }) => limits.tokens_per_minute !== undefined || limits.spend_per_day_usd !== undefined || limits.spend_per_month_usd !== undefined)) {
     return { tokens: prompt, costUsd: inputUsd };
   }
-  const upTo = Math.min(input.defaultOutputTokens, input.permittedOutputTokens ?? Infinity);
+  const upTo = Math.min(input.defaultOutputTokens, input.permittedOutputTokens ?? Infinity, input.modelMaxOutputTokens ?? Infinity);
   return { tokens: prompt, costUsd: inputUsd, flexibleOutput: { upTo, usdPerToken: usdPerOutputToken } };
 }
 
@@ -71,12 +72,8 @@ export function planReservation(input: ReservationPlanInput): Omit<ReserveReques
  * of which may be as long as the cap; undefined when it names no cap.
  */
 export function namedOutputCap(fields: OutputCapFields | undefined, body: unknown): number | undefined {
-  if (!fields || body === null || typeof body !== 'object') return undefined;
-  for (const path of fields.named) {
-    const value = valueAt(body as Record<string, unknown>, path);
-    if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value * candidatesOf(body, fields);
-  }
-  return undefined;
+  const named = fields && namedCapOf(body, fields);
+  return named ? named.value * candidatesOf(body, fields) : undefined;
 }
 
 /**

@@ -47,5 +47,6 @@ export function usageRowOf({ context, principal, endpoint, outcome, statusCode, 
     batch: outcome.priced.batch,
     estimated: outcome.usage.estimated === true,
     completed,
+    batch_id: context.batchLine?.batchId ?? null,
   };
 }

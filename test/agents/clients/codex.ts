@@ -28,21 +28,35 @@ export function codexConfig(baseUrl: string, model: string): string {
   ].join('\n');
 }
 
-export const codex: AgentClient = {
-  name: 'codex',
-  npmPackage: '@openai/codex',
-  version: '0.169.0',
-  bin: 'codex',
-  protocol: 'openai-responses',
-  authHeader: 'authorization',
-  readFileTool: (file) => ({ name: 'exec_command', arguments: { cmd: `cat ${file}` } }),
-  async prepare({ home, origin, apiKey, model, prompt }) {
-    await mkdir(join(home, '.codex'), { recursive: true });
-    await writeFile(join(home, '.codex', 'config.toml'), codexConfig(`${origin}/v1`, model));
-    return {
-      // exec never asks for approval; its default read-only sandbox still lets `cat` run.
-      args: ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', prompt],
-      env: { [KEY_VARIABLE]: apiKey, CODEX_HOME: join(home, '.codex') },
-    };
-  },
-};
+/** How one way of pointing Codex at the gateway differs from another: everything else is `codexClient`'s. */
+export interface CodexVariant extends Pick<AgentClient, 'name' | 'sameRequestsAs' | 'transport' | 'compacts'> {
+  /** The config.toml it reads from CODEX_HOME, for the gateway's base URL (with /v1). */
+  config(baseUrl: string, model: string): string;
+  /** The environment variable it takes the key from. */
+  keyVariable: string;
+}
+
+/** Codex run one-shot (`codex exec`) with a fresh CODEX_HOME holding the variant's config.toml. */
+export function codexClient({ config, keyVariable, ...client }: CodexVariant): AgentClient {
+  return {
+    ...client,
+    npmPackage: '@openai/codex',
+    version: '0.171.0',
+    bin: 'codex',
+    protocol: 'openai-responses',
+    authHeader: 'authorization',
+    readFileTool: (file) => ({ name: 'exec_command', arguments: { cmd: `cat ${file}` } }),
+    async prepare({ home, origin, apiKey, model, prompt }) {
+      const codexHome = join(home, '.codex');
+      await mkdir(codexHome, { recursive: true });
+      await writeFile(join(codexHome, 'config.toml'), config(`${origin}/v1`, model));
+      return {
+        // exec never asks for approval; its default read-only sandbox still lets `cat` run.
+        args: ['exec', '--skip-git-repo-check', '--ephemeral', '--color', 'never', prompt],
+        env: { [keyVariable]: apiKey, CODEX_HOME: codexHome },
+      };
+    },
+  };
+}
+
+export const codex = codexClient({ name: 'codex', config: codexConfig, keyVariable: KEY_VARIABLE });

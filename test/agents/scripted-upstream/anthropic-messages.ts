@@ -5,7 +5,7 @@
  * tool input) and https://docs.anthropic.com/en/api/messages-count-tokens.
  */
 import type { FakeReply, RecordedRequest } from '../../helpers/fake-upstream.js';
-import { resultText, type Decision, type RequestView } from './script.js';
+import { compactionView, contentText, resultText, type Decision, type RequestView } from './script.js';
 
 interface MessagesBody {
   model?: string;
@@ -17,7 +17,9 @@ interface MessagesBody {
 export function viewMessagesRequest(request: RecordedRequest): RequestView {
   const body = (request.json ?? {}) as MessagesBody;
   const blocks = (body.messages ?? []).flatMap((message) => (Array.isArray(message.content) ? (message.content as Array<{ type?: string; content?: unknown }>) : []));
+  const lastUser = (body.messages ?? []).filter((message) => message.role === 'user').at(-1);
   return {
+    ...compactionView(contentText(lastUser?.content), request.body),
     stream: body.stream === true,
     toolNames: (body.tools ?? []).flatMap((tool) => (tool.name ? [tool.name] : [])),
     toolResults: blocks.filter((block) => block.type === 'tool_result').map((block) => resultText(block.content ?? '')),

@@ -4,7 +4,7 @@
  * request, `GenerateContentResponse`; a stream is a series of them) and https://ai.google.dev/api/tokens.
  */
 import type { FakeReply, RecordedRequest } from '../../helpers/fake-upstream.js';
-import { resultText, type Decision, type RequestView } from './script.js';
+import { compactionView, contentText, resultText, type Decision, type RequestView } from './script.js';
 
 interface GeminiPart {
   text?: string;
@@ -18,7 +18,9 @@ interface GeminiBody {
 export function viewGeminiRequest(request: RecordedRequest): RequestView {
   const body = (request.json ?? {}) as GeminiBody;
   const parts = (body.contents ?? []).flatMap((content) => content.parts ?? []);
+  const lastUser = (body.contents ?? []).filter((content) => content.role === 'user').at(-1);
   return {
+    ...compactionView(contentText(lastUser?.parts), request.body),
     stream: request.url.includes(':streamGenerateContent'),
     toolNames: (body.tools ?? []).flatMap((tool) => [...(tool.functionDeclarations ?? []), ...(tool.function_declarations ?? [])]).flatMap((declaration) => (declaration.name ? [declaration.name] : [])),
     toolResults: parts.flatMap((part) => (part.functionResponse ? [resultText(part.functionResponse.response)] : [])),

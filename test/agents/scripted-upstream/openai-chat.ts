@@ -5,7 +5,7 @@
  * https://platform.openai.com/docs/api-reference/chat/streaming (the chunks, `data: [DONE]` last).
  */
 import type { FakeReply, RecordedRequest } from '../../helpers/fake-upstream.js';
-import { resultText, type Decision, type RequestView } from './script.js';
+import { compactionView, contentText, resultText, type Decision, type RequestView } from './script.js';
 
 interface ChatBody {
   model?: string;
@@ -17,7 +17,9 @@ interface ChatBody {
 
 export function viewChatRequest(request: RecordedRequest): RequestView {
   const body = (request.json ?? {}) as ChatBody;
+  const lastUser = (body.messages ?? []).filter((message) => message.role === 'user').at(-1);
   return {
+    ...compactionView(contentText(lastUser?.content), request.body),
     stream: body.stream === true,
     toolNames: (body.tools ?? []).flatMap((tool) => (tool.function?.name ? [tool.function.name] : [])),
     toolResults: (body.messages ?? []).filter((message) => message.role === 'tool').map((message) => resultText(message.content)),

@@ -6,7 +6,9 @@
  * `sequence_number`; the stream ends after `response.completed`).
  */
 import type { FakeReply, RecordedRequest } from '../../helpers/fake-upstream.js';
-import { resultText, type Decision, type RequestView } from './script.js';
+import { SCRIPTED_COMPACTION_CONTENT } from './openai-responses-compaction.js';
+import { completedResponse } from './openai-responses-object.js';
+import { compactionView, contentText, resultText, type Decision, type RequestView } from './script.js';
 
 interface ResponsesTool {
   type?: string;
@@ -17,7 +19,7 @@ interface ResponsesBody {
   model?: string;
   stream?: boolean;
   tools?: ResponsesTool[];
-  input?: string | Array<{ type?: string; output?: unknown }>;
+  input?: string | Array<{ type?: string; role?: string; content?: unknown; output?: unknown }>;
 }
 
 const toolNames = (tools: ResponsesTool[]): string[] => tools.flatMap((tool) => [...(tool.name ? [tool.name] : []), ...toolNames(tool.tools ?? [])]);
@@ -25,7 +27,9 @@ const toolNames = (tools: ResponsesTool[]): string[] => tools.flatMap((tool) => 
 export function viewResponsesRequest(request: RecordedRequest): RequestView {
   const body = (request.json ?? {}) as ResponsesBody;
   const items = Array.isArray(body.input) ? body.input : [];
+  const lastUser = typeof body.input === 'string' ? body.input : contentText(items.filter((item) => item.role === 'user').at(-1)?.content);
   return {
+    ...compactionView(lastUser, request.body, [SCRIPTED_COMPACTION_CONTENT]),
     stream: body.stream === true,
     toolNames: toolNames(body.tools ?? []),
     toolResults: items.filter((item) => item.type === 'function_call_output' || item.type === 'custom_tool_call_output').map((item) => resultText(item.output ?? '')),
@@ -37,31 +41,7 @@ export function responsesReply(decision: Decision, request: RecordedRequest): Fa
   const item = decision.kind === 'tool_call'
     ? { id: 'fc_scripted_1', type: 'function_call', status: 'completed', call_id: 'call_scripted_1', name: decision.name, arguments: decision.arguments }
     : { id: 'msg_scripted_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: decision.text, annotations: [], logprobs: [] }] };
-  // Every field the live API writes, so a gateway that forwards the answer as written forwards a whole one.
-  const response = {
-    id: 'resp_scripted',
-    object: 'response',
-    created_at: Math.floor(Date.now() / 1000),
-    status: 'completed',
-    error: null,
-    incomplete_details: null,
-    instructions: null,
-    max_output_tokens: null,
-    model: body.model ?? 'scripted',
-    output: [item],
-    parallel_tool_calls: true,
-    previous_response_id: null,
-    reasoning: { effort: null, summary: null },
-    store: false,
-    temperature: 1,
-    text: { format: { type: 'text' } },
-    tool_choice: 'auto',
-    tools: [],
-    top_p: 1,
-    truncation: 'disabled',
-    metadata: {},
-    usage: { input_tokens: 10, input_tokens_details: { cached_tokens: 0 }, output_tokens: 5, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 15 },
-  };
+  const response = completedResponse(body.model, [item]);
   if (body.stream !== true) return { json: response };
 
   const inProgress = { ...response, status: 'in_progress', output: [], usage: null };

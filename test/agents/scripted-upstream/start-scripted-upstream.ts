@@ -8,6 +8,7 @@ import { countTokensReply as anthropicCountTokens, messagesReply, viewMessagesRe
 import { countTokensReply as geminiCountTokens, geminiReply, viewGeminiRequest } from './gemini.js';
 import { chatReply, viewChatRequest } from './openai-chat.js';
 import { responsesReply, viewResponsesRequest } from './openai-responses.js';
+import { asksForCompaction, compactionReply } from './openai-responses-compaction.js';
 import { decideTurn, type AgentScript } from './script.js';
 
 /** A client that loops gets 500s after this many requests, so a run cannot go on for ever. */
@@ -33,6 +34,7 @@ export function scriptedReply(script: AgentScript, request: RecordedRequest): Fa
     case 'openai-chat':
       return chatReply(decideTurn(script, viewChatRequest(request)), request);
     case 'openai-responses':
+      if (asksForCompaction(request)) return compactionReply(request);
       return responsesReply(decideTurn(script, viewResponsesRequest(request)), request);
     case 'anthropic-messages':
       return messagesReply(decideTurn(script, viewMessagesRequest(request)), request);

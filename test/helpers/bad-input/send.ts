@@ -7,6 +7,8 @@ export interface Answer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /** Milliseconds from sending to the status line and headers (the body may take longer: a long stream). */
+  headersAfterMs?: number;
 }
 
 /** A request that takes longer than this is a hang, and fails the case. */
@@ -27,6 +29,7 @@ export async function send(
   options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer; chunked?: boolean },
 ): Promise<Answer> {
   const { method, path, headers = {}, body, chunked = false } = options;
+  const started = performance.now();
   const response = await agent.request({
     origin,
     path,
@@ -35,9 +38,10 @@ export async function send(
     body: body === undefined ? undefined : chunked ? Readable.from([body]) : body,
     signal: AbortSignal.timeout(requestTimeoutMs),
   });
+  const headersAfterMs = Math.round(performance.now() - started);
   const parts: Buffer[] = [];
   for await (const part of response.body) parts.push(part as Buffer);
-  return { status: response.statusCode, headers: response.headers, body: Buffer.concat(parts) };
+  return { status: response.statusCode, headers: response.headers, body: Buffer.concat(parts), headersAfterMs };
 }
 
 /**

@@ -15,13 +15,23 @@ const cacheDir = join(projectRoot, 'node_modules/.cache/openai-published-spec');
 export interface PublishedSpec {
   info: { version: string };
   paths: Record<string, Record<string, PublishedOperation>>;
-  components: { schemas: Record<string, Record<string, unknown>> };
+  components: { schemas: Record<string, Record<string, unknown>>; parameters?: Record<string, PublishedParameter> };
 }
 
 export interface PublishedOperation {
   operationId?: string;
+  /** A `$ref` to `components.parameters`, or the parameter itself. */
+  parameters?: Array<PublishedParameter | { $ref: string }>;
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: { $ref?: string } }> };
   responses?: Record<string, { $ref?: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
   'x-oaiMeta'?: { examples?: PublishedExample | PublishedExample[] };
+}
+
+export interface PublishedParameter {
+  name: string;
+  in: 'path' | 'query' | 'header' | 'cookie';
+  required?: boolean;
+  schema?: Record<string, unknown>;
 }
 
 export interface PublishedExample {

@@ -56,7 +56,8 @@ function watchAnswer(operationId: OperationId, req: IncomingMessage, res: Server
     if (/^text\/event-stream/.test(contentType())) {
       events ??= new EventStreamReader(operationId, res.statusCode, what);
       events.read(bytes);
-    } else chunks.push(bytes);
+    } else if (/^application\/json/.test(contentType())) chunks.push(bytes);
+    // Anything else (a file's content) is not checked, so not kept: a download's bytes would sit here whole.
   };
   const writeHead = res.writeHead;
   const write = res.write;

@@ -1,6 +1,7 @@
 import { useId, useMemo, useState } from 'preact/hooks';
-import { unwrap } from '../../../index.js';
-import { fetchUsageCsv, fetchUsageRecords, fetchUsageReport, saveBlob, type UsageFilter } from '../../api/usage-api.js';
+import { saveBlob } from '../../api/blob-result.js';
+import { fetchUsageCsv, fetchUsageRecords, fetchUsageReport, type UsageFilter } from '../../api/usage-api.js';
+import { AccountFilter, useAccountChoice } from '../../components/account-filter.js';
 import { ErrorAlert } from '../../components/error-alert.js';
 import { Loading } from '../../components/loading.js';
 import { Page } from '../../components/page.js';
@@ -21,14 +22,13 @@ export function UsagePage() {
   const { client, session } = useSignedIn();
   const admin = session.view === 'admin';
   const [rangeDays, setRangeDays] = useState<RangeDays>(7);
-  const [accountId, setAccountId] = useState('');
+  const accountChoice = useAccountChoice(client, admin);
+  const { accountId, accounts, accountNames } = accountChoice;
   // Bumped by Refresh: a new `from` (today may have moved on) and every list loaded again.
   const [refreshes, setRefreshes] = useState(0);
   const filter = useMemo<UsageFilter>(() => ({ from: rangeStart(rangeDays), ...(accountId ? { account_id: accountId } : {}) }), [rangeDays, accountId, refreshes]);
   const view = session.view;
 
-  const accounts = useResource(async () => (admin ? unwrap(await client.GET('/admin/v1/accounts')).data : []), [client]);
-  const accountNames = useMemo(() => (admin && !accountId ? new Map((accounts.data ?? []).map((account) => [account.id, account.name])) : undefined), [accounts.data, accountId]);
   const byDay = useResource(() => fetchUsageReport(client, view, filter, 'day'), [filter]);
   const byModel = useResource(() => fetchUsageReport(client, view, filter, 'model'), [filter]);
   const records = useUsageRecords((before) => fetchUsageRecords(client, view, filter, before), [filter]);
@@ -38,7 +38,6 @@ export function UsagePage() {
   const exportCsv = useAction(async () => saveBlob(await fetchUsageCsv(client, view, filter), `usage-${isoDate()}.csv`));
 
   const rangeId = useId();
-  const accountSelectId = useId();
   const loading = byDay.loading || byModel.loading || records.loading;
 
   return (
@@ -57,19 +56,7 @@ export function UsagePage() {
             ))}
           </select>
         </div>
-        {admin && (
-          <div class="field field-inline">
-            <label for={accountSelectId}>Account</label>
-            <select id={accountSelectId} value={accountId} onChange={(event) => setAccountId(event.currentTarget.value)}>
-              <option value="">All accounts</option>
-              {(accounts.data ?? []).map((account) => (
-                <option key={account.id} value={account.id}>
-                  {account.name}
-                </option>
-              ))}
-            </select>
-          </div>
-        )}
+        {admin && <AccountFilter choice={accountChoice} />}
         <div class="toolbar-buttons">
           <button type="button" class="button" onClick={() => setRefreshes((count) => count + 1)}>
             Refresh

@@ -1,6 +1,13 @@
-// The SQLite ledger's reader thread (see sqlite-read-dialect.ts). Plain JavaScript because Node 20 does not
-// apply `--import tsx` to a worker's entry module.
+// A thread of SQLite connections (see sqlite-worker-dialect.ts): the ledger's reader thread, or with
+// `workerData.writable` the batch store's thread. Plain JavaScript because Node 20 does not apply
+// `--import tsx` to a worker's entry module.
 //
+// Writable: one read-write connection, set up as server/store/database.ts sets the event loop's (WAL,
+// busy_timeout); it runs any statement, the event loop's driver hands it to one transaction at a time, and a
+// statement that returns no rows is answered with `changes` and `lastInsertRowid`, as Kysely's SqliteDriver
+// reports them. Waiting for SQLite's write lock (busy_timeout) sleeps this thread, not the event loop.
+//
+// Read-only:
 // Read-only connections to the gateway's file (WAL lets them read while the writer thread writes): one for
 // whole queries, answered in order, and one per open cursor, because better-sqlite3 refuses every other
 // statement on a connection while an iterator is open on it. A cursor reads the next chunk only when the
@@ -10,8 +17,11 @@ import { loadSqlite } from './load-sqlite.mjs';
 
 const SQLite = await loadSqlite();
 
+const writable = workerData.writable === true;
+
 function connect() {
-  const sqlite = new SQLite(workerData.file, { readonly: true, fileMustExist: true });
+  const sqlite = new SQLite(workerData.file, { readonly: !writable, fileMustExist: true });
+  if (writable) sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
   return sqlite;
 }
@@ -31,8 +41,10 @@ function closeCursor(cursorId) {
 const handlers = {
   query({ sql, parameters }) {
     const statement = shared.prepare(sql);
-    if (!statement.reader) throw new Error('the ledger reader runs only statements that return rows');
-    return { rows: statement.all(parameters) };
+    if (statement.reader) return { rows: statement.all(parameters) };
+    if (!writable) throw new Error('the ledger reader runs only statements that return rows');
+    const { changes, lastInsertRowid } = statement.run(parameters);
+    return { rows: [], changes, lastInsertRowid };
   },
   open({ cursorId, sql, parameters }) {
     const sqlite = connect();

@@ -6,7 +6,7 @@ import { Kysely, sql } from 'kysely';
 import { sqliteDatabase } from '../../test/helpers/test-databases.js';
 import { sqliteFileOf, type Database, type GatewayDb } from './database.js';
 import { migrateToLatest } from './migrations.js';
-import { openSqliteReadCursors, SqliteReadDialect } from './sqlite-read-dialect.js';
+import { openSqliteReadCursors, SqliteWorkerDialect } from './sqlite-worker-dialect.js';
 
 let db: GatewayDb;
 let reads: Kysely<Database>;
@@ -19,7 +19,7 @@ before(async () => {
     .insertInto('accounts')
     .values(Array.from({ length: 2_500 }, (_, index) => ({ id: `acct_${String(index).padStart(4, '0')}`, name: `n${index}`, created_at: index, disabled_at: null, permissions: '{}', limits: '{}' })))
     .execute();
-  reads = new Kysely<Database>({ dialect: new SqliteReadDialect(sqliteFileOf(db)!) });
+  reads = new Kysely<Database>({ dialect: new SqliteWorkerDialect(sqliteFileOf(db)!) });
 });
 after(async () => {
   await reads?.destroy();
