@@ -1,10 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Kysely, PostgresDialect, type Generated } from 'kysely';
+import { Kysely, type Generated } from 'kysely';
 import type { Logger } from 'pino';
 import type { Limits, Permissions } from '../access/access-types.js';
 import { databaseTimeoutDefaults, type Settings } from '../config/settings.js';
 import { loadSqlite } from './load-sqlite.mjs';
+import { CurrentSchemaPostgresDialect } from './current-schema-dialect.js';
 import { createPostgresPool, type PostgresPoolOptions } from './postgres-pool.js';
 import { GatedSqliteDialect, sqliteWriteGate } from './sqlite-write-gate.js';
 
@@ -333,7 +334,7 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
     queryTimeoutMs: options.databaseQueryTimeoutMs ?? databaseTimeoutDefaults.databaseQueryTimeoutMs,
     logger: options.logger,
   };
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: createPostgresPool(pg, connectionString, poolOptions) }) });
+  const db = new Kysely<Database>({ dialect: new CurrentSchemaPostgresDialect({ pool: createPostgresPool(pg, connectionString, poolOptions) }) });
   postgresPools.set(db, { connectionString, pool: poolOptions });
   return db;
 }
