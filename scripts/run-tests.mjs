@@ -37,12 +37,19 @@ for (const script of ['scripts/build-console.mjs', 'scripts/build-server.mjs']) 
 // more run checks that no secret is among it.
 const secretScanDir = await mkdtemp(join(tmpdir(), 'secret-scan-'));
 const env = { ...process.env, NODE_ENV: 'test', SECRET_SCAN_DIR: secretScanDir };
-const runTests = async (testFiles) => {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...testFiles], { stdio: 'inherit', env });
+// After the spec output, the slowest files and their wall time (scripts/test-file-times.mjs).
+const fileTimesReporter = new URL('./test-file-times.mjs', import.meta.url).href;
+const runTests = async (testFiles, { fileTimes = false } = {}) => {
+  const child = spawn(process.execPath, [
+    '--import', 'tsx', '--test', '--test-concurrency=2',
+    '--test-reporter=spec', '--test-reporter-destination=stdout',
+    ...(fileTimes ? [`--test-reporter=${fileTimesReporter}`, '--test-reporter-destination=stdout'] : []),
+    ...testFiles,
+  ], { stdio: 'inherit', env });
   const [code, signal] = await once(child, 'exit');
   return code ?? (signal ? 1 : 0);
 };
-const suiteCode = await runTests(files);
+const suiteCode = await runTests(files, { fileTimes: true });
 const scanCode = await runTests(['test/after-suite/secret-exposure.check.ts']);
 await rm(secretScanDir, { recursive: true, force: true });
 process.exit(suiteCode || scanCode);
