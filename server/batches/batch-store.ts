@@ -231,7 +231,7 @@ export class BatchStore {
       .with((cte) => cte('candidates').materialized(), () => candidates)
       .updateTable('batch_lines')
       .set((eb) => ({ claimed_by: instance, lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-      .where((eb) => eb(eb.refTuple('batch_id', 'position'), 'in', eb.selectFrom('candidates').select(['candidates.batch_id', 'candidates.position']) as never))
+      .where((eb) => eb(eb.refTuple('batch_id', 'position'), 'in', eb.selectFrom('candidates').select(['candidates.batch_id', 'candidates.position']).$asTuple('batch_id', 'position')))
       .where('outcome', 'is', null)
       .returning(['batch_id', 'position', 'custom_id', 'endpoint', 'body', 'attempts'])
       .execute();

@@ -1,6 +1,6 @@
 import type { SuccessBody } from '../../../generated/operations.js';
 import type { ModelResponse } from '../../core/internal-representation.js';
-import { admitModelCall, type ModelCall } from '../../core/model-call.js';
+import { admitModelCall, type ModelCallRequest } from '../../core/model-call.js';
 import type { RoutedOperation } from '../../core/route-call.js';
 import type { RouteTarget } from '../../core/route-target.js';
 import { startTranslatedAnswer } from '../../core/start-translated-answer.js';
@@ -23,7 +23,7 @@ type Attempt = { target: RouteTarget; droppedParams: string[] } & ({ forwarded: 
  * them. https://platform.openai.com/docs/api-reference/responses/compact
  */
 export function compactOperation(
-  call: ModelCall<unknown, unknown>,
+  call: ModelCallRequest,
   clientBody: Record<string, unknown>,
   retained: ResponsesInputItem[],
   sealFor: (summary: string) => ReturnType<typeof sealedCompactionItem>,

@@ -32,7 +32,7 @@ export function createCompactHandler(deps: ResponsesDependencies): OperationHand
     };
     const call = responsesCall(conversation, { owner, outputTokenCeiling: access.outputTokenCeiling(), keeping: deps, seal: deps.seal });
     const retained = input.filter((item) => 'role' in item && item.role === 'user' && (item.type ?? 'message') === 'message');
-    const operation = compactOperation(call, body as Record<string, unknown>, retained, (summary) => sealedCompactionItem(summary, deps.seal, owner));
+    const operation = compactOperation(call, body, retained, (summary) => sealedCompactionItem(summary, deps.seal, owner));
     await context.emit(await routeCall(deps, operation, context, access, context.work.signal));
   };
 }
