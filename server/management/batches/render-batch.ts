@@ -56,7 +56,8 @@ export function renderBatch(batch: BatchRecord): Batch {
 
 function statusOf(batch: BatchRecord, failed: boolean): Batch['status'] {
   if (failed) return 'failed';
-  if (batch.status === 'validating') return 'validating';
+  // A cancel that came while the lines were being stored is kept, and the batch shows it at once (as OpenAI's does).
+  if (batch.status === 'validating') return batch.cancelRequestedAt === null ? 'validating' : 'cancelling';
   if (batch.status === 'in_progress') return 'in_progress';
   if (batch.status === 'canceling' || (batch.finishedAt === null && batch.cancelRequestedAt !== null)) return 'cancelling';
   if (batch.finishedAt === null) return 'finalizing';
