@@ -35,7 +35,7 @@ import { UpstreamBatchPoller } from './batches/upstream/upstream-batch-poller.js
 import { forwardingPlanner } from './batches/upstream/plan-forwarding.js';
 import { refuseFragmentInTarget } from './http/request-target.js';
 import { useLeanJsonResponses } from './http/json-response.js';
-import { createOpenApiValidator } from './http/openapi-validator.js';
+import { openApiValidator } from './http/openapi-validator.js';
 import { assignRequestId } from './http/request-id.js';
 import { createRequestLogger } from './http/request-logger.js';
 import { startTracing } from './observability/tracing/start-tracing.js';
@@ -191,7 +191,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     if (!reader) throw new Error(`no multipart reader for the operation '${route.operationId}' (app.ts)`);
     return reader;
   };
-  const validate = await createOpenApiValidator({ validateResponses });
+  const validate = await openApiValidator({ validateResponses });
   const stepsFor = (route: OperationRoute) => [
     ...(route.security === 'public' ? [] : [authenticate]),
     // Before the body is read, so that a body refused (400, 413, 415) leaves its ledger row too.

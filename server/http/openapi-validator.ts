@@ -49,7 +49,25 @@ export function contractValidatorOptions(apiSpec: OpenAPIV3.DocumentV3, validate
  * request's own path parameters. Bodies of model calls without parameters are pre-checked first
  * (body-precheck.ts); those that pass skip the request steps but not the response check.
  */
-export async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler> {
+export function openApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler> {
+  let validator = validators.get(options.validateResponses);
+  if (!validator) {
+    validator = createOpenApiValidator(options);
+    validators.set(options.validateResponses, validator);
+    validator.catch(() => validators.delete(options.validateResponses));
+  }
+  return validator;
+}
+
+/**
+ * The validator of each mode, made once per process: it depends on the contract alone, and compiling it
+ * takes about half a second of CPU (the validator's spec preprocessing, the body pre-check's schemas), which
+ * every app of the process would otherwise pay again: a config reload, and the test suite's hundreds of
+ * gateways. What it keeps between requests (schemas compiled on first use) holds for any app alike.
+ */
+const validators = new Map<boolean, Promise<RequestHandler>>();
+
+async function createOpenApiValidator(options: { validateResponses: boolean }): Promise<RequestHandler> {
   const apiSpec = withoutExamples(await loadSpec());
   const validatorOptions = contractValidatorOptions(apiSpec, options.validateResponses);
   // Compiled from a copy taken before the validator preprocesses the spec in place.
