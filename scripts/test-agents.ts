@@ -1,5 +1,5 @@
 /**
- * `npm run test:agents [-- --record] [client …]`: installs the pinned coding agents (test/agents/clients/) into
+ * `npm run test:agents [-- --record | --install-only] [client …]`: installs the pinned coding agents (test/agents/clients/) into
  * the cache outside the repository, then runs test/agents/coding-agents.agent-test.ts (or, with --record,
  * test/agents/record-clients.ts) inside a new network namespace that has only loopback (`unshare -n`, which
  * needs root), so the clients reach the gateway and the scripted upstreams and nothing else. Naming clients
@@ -9,6 +9,8 @@
  * openai-responses, anthropic, gemini) narrows the run. The OpenAI Agents SDK is a library: its clients run a
  * script of ours (test/agents/agents-sdk/) on the Node 24 installed beside it, and are not recorded (their
  * conversations live in the gateway). The Claude Agent SDK runs so too (test/agents/claude-agent-sdk/).
+ * `--install-only` stops after the installs: CI runs it beside the main suite, so the registry's time is
+ * not spent on CI's clock.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
@@ -18,7 +20,8 @@ import { installAgent, installDir, installedPackages } from '../test/agents/inst
 
 const args = process.argv.slice(2);
 const record = args.includes('--record');
-const names = args.filter((arg) => arg !== '--record');
+const installOnly = args.includes('--install-only');
+const names = args.filter((arg) => arg !== '--record' && arg !== '--install-only');
 const clientNames = names.filter((name) => agentClients.some((client) => client.name === name));
 const routeNames = names.filter((name) => agentRoutes.some((route) => route.name === name));
 const unknown = names.filter((name) => !clientNames.includes(name) && !routeNames.includes(name));
@@ -38,6 +41,7 @@ const started = Date.now();
 const installs = new Map(clients.map((client) => [installDir(client), client]));
 await Promise.all([...installs.values()].map((client) => installAgent(client)));
 console.log(`coding agents ready in ${((Date.now() - started) / 1000).toFixed(1)} s: ${[...installs.values()].flatMap((client) => installedPackages(client)).join(', ')}`);
+if (installOnly) process.exit(0);
 
 const inside = record
   ? [process.execPath, '--import', 'tsx', 'test/agents/record-clients.ts', ...clientNames]

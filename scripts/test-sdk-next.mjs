@@ -6,7 +6,8 @@
 // install (server/store/load-sqlite.mjs: 13 from Node 22 on). The same test files run
 // unchanged: test/sdk-next/use-newest-sdks.mjs resolves those packages from that folder, in every Node
 // process of the run (through NODE_OPTIONS: spawned gateways too, so the process tests run the gateway on 24).
-// Extra arguments narrow the run, as with `npm test -- <files>`.
+// Extra arguments narrow the run, as with `npm test -- <files>`; `--install-only` stops after the install
+// (CI runs it beside the main suite, so the registry's time is not spent on CI's clock).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
@@ -39,6 +40,8 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== lockHash) {
   if (code !== 0) process.exit(code);
   writeFileSync(stamp, lockHash);
 }
+const requested = process.argv.slice(2);
+if (requested.includes('--install-only')) process.exit(0);
 
 // The test files that drive the gateway through one of the redirected packages (any SDK), plus the process
 // tests, which start the production bundle.
@@ -81,7 +84,6 @@ async function sdkTestFiles(dir) {
   return files;
 }
 
-const requested = process.argv.slice(2);
 const files = requested.length ? requested : (await Promise.all(['server', 'client', 'test'].map(sdkTestFiles))).flat().sort();
 // With them, the check that this run is what it claims: Node 24 and the newest majors, not the root's copies.
 const checks = [relative(root, join(folder, 'newest-majors.check.ts'))];
