@@ -10,9 +10,9 @@ import { after, before, test } from 'node:test';
 import OpenAI, { toFile } from 'openai';
 import pg from 'pg';
 import { configSchema } from '../server/config/config-schema.js';
-import { startGateway, testConfig, type TestGateway } from './helpers/start-gateway.js';
+import { startSharedStoreGateways, type SharedStoreGateways } from './helpers/shared-store-gateways.js';
+import { testConfig, type TestGateway } from './helpers/start-gateway.js';
 import { peakGrowth, streamUpload } from './helpers/streamed-upload.js';
-import { postgresSchemaUrl } from './helpers/test-databases.js';
 
 /**
  * A few 1 MiB chunks in flight (socket buffers, the chunk being inserted or read, PostgreSQL's hex text of
@@ -20,31 +20,25 @@ import { postgresSchemaUrl } from './helpers/test-databases.js';
  */
 const allowedGrowth = 20 * 1024 * 1024;
 
-let store: { url: string; cleanup(): Promise<void> };
+let gateways: SharedStoreGateways;
 let first: TestGateway;
 let second: TestGateway;
 let throughFirst: OpenAI;
 let throughSecond: OpenAI;
 
 before(async () => {
-  store = await postgresSchemaUrl();
-  const config = configSchema.parse({ ...testConfig });
-  first = await startGateway({ config, databaseUrl: store.url });
-  second = await startGateway({ config, databaseUrl: store.url });
+  gateways = await startSharedStoreGateways({ config: configSchema.parse({ ...testConfig }) });
+  ({ first, second } = gateways);
   // Each gateway's key is a key of the default account: both see the account's files.
   const sdk = (gateway: TestGateway) => new OpenAI({ apiKey: gateway.apiKey, baseURL: `${gateway.origin}/v1`, maxRetries: 0, timeout: 120_000 });
   throughFirst = sdk(first);
   throughSecond = sdk(second);
 });
-after(async () => {
-  await first?.close();
-  await second?.close();
-  await store?.cleanup();
-});
+after(() => gateways?.close());
 
 /** The file IDs with rows in the store's chunk tables. */
 async function storedIds(): Promise<string[]> {
-  const client = new pg.Client({ connectionString: store.url });
+  const client = new pg.Client({ connectionString: gateways.databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ id: string }>('select file_id as id from file_chunks union select file_id from file_contents order by 1');

@@ -11,32 +11,27 @@ import pg from 'pg';
 import sharp from 'sharp';
 import { configSchema } from '../server/config/config-schema.js';
 import { imageDirectories, listFiles, rawGet } from './helpers/images.js';
-import { startGateway, testConfig, type TestGateway } from './helpers/start-gateway.js';
-import { postgresSchemaUrl } from './helpers/test-databases.js';
+import { startSharedStoreGateways, type SharedStoreGateways } from './helpers/shared-store-gateways.js';
+import { testConfig, type TestGateway } from './helpers/start-gateway.js';
 
 /** Long enough for a generation and its downloads on a busy machine, short enough to wait out. */
 const ttlSeconds = 5;
-let store: { url: string; cleanup(): Promise<void> };
+let gateways: SharedStoreGateways;
 let first: TestGateway;
 let second: TestGateway;
 let throughFirst: OpenAI;
 
 before(async () => {
-  store = await postgresSchemaUrl();
   const config = configSchema.parse({ ...testConfig, images: { url_ttl_seconds: ttlSeconds, sweep_interval_seconds: 1 } });
-  first = await startGateway({ config, databaseUrl: store.url });
-  second = await startGateway({ config, databaseUrl: store.url });
+  gateways = await startSharedStoreGateways({ config });
+  ({ first, second } = gateways);
   throughFirst = new OpenAI({ apiKey: first.apiKey, baseURL: `${first.origin}/v1`, maxRetries: 0 });
 });
-after(async () => {
-  await first?.close();
-  await second?.close();
-  await store?.cleanup();
-});
+after(() => gateways?.close());
 
 /** Every name with something left in the store: the sweep's row, chunks or the completion marker. */
 async function storedNames(): Promise<string[]> {
-  const client = new pg.Client({ connectionString: store.url });
+  const client = new pg.Client({ connectionString: gateways.databaseUrl });
   await client.connect();
   try {
     const { rows } = await client.query<{ name: string }>(

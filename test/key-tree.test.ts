@@ -7,8 +7,9 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminApi } from './helpers/admin-api.js';
 import { myKeys } from './helpers/my-keys.js';
+import { startSharedStoreGateways, type SharedStoreGateways } from './helpers/shared-store-gateways.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
-import { gatewayDatabases, postgresSchemaUrl } from './helpers/test-databases.js';
+import { gatewayDatabases } from './helpers/test-databases.js';
 
 for (const [storeName, openStore] of gatewayDatabases) {
   describe(`the key tree on ${storeName}`, () => {
@@ -120,20 +121,12 @@ for (const [storeName, openStore] of gatewayDatabases) {
 }
 
 describe('revocation across two gateway instances on one PostgreSQL', () => {
-  let database: Awaited<ReturnType<typeof postgresSchemaUrl>>;
-  const gateways: TestGateway[] = [];
-  before(async () => {
-    database = await postgresSchemaUrl();
-    // One after the other: the first migrates the schema.
-    for (let index = 0; index < 2; index++) gateways.push(await startGateway({ databaseUrl: database.url }));
-  });
-  after(async () => {
-    for (const gateway of gateways) await gateway.close();
-    await database?.cleanup();
-  });
+  let gateways: SharedStoreGateways;
+  before(async () => (gateways = await startSharedStoreGateways()));
+  after(() => gateways?.close());
 
   test('revoking a key on one instance refuses its descendants on the other within the key cache’s lifetime (1 s)', async (t) => {
-    const [first, second] = gateways as [TestGateway, TestGateway];
+    const { first, second } = gateways;
     const admin = adminApi(first);
     const account = await admin.createAccount({ name: 'two instances' });
     const parent = await admin.createKey(account.id, { name: 'parent' });

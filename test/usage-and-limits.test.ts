@@ -13,6 +13,7 @@ import { openDatabase } from '../server/store/database.js';
 import { adminApi } from './helpers/admin-api.js';
 import { awayFromMinuteEdge } from './helpers/minute-window.js';
 import { runKeysCli, spawnGateway } from './helpers/spawn-gateway.js';
+import { startSharedStoreGateways, type SharedStoreGateways } from './helpers/shared-store-gateways.js';
 import { startGateway, type TestGateway } from './helpers/start-gateway.js';
 import { postgresSchemaUrl, redisUrl } from './helpers/test-databases.js';
 
@@ -248,20 +249,15 @@ describe('limits', () => {
 });
 
 describe('two gateway instances sharing PostgreSQL and Redis', () => {
-  let database: Awaited<ReturnType<typeof postgresSchemaUrl>>;
+  let gateways: SharedStoreGateways;
   let first: TestGateway;
   let second: TestGateway;
   before(async () => {
     (await connectTestRedis(redisUrl)).disconnect(); // a clear failure when Redis is not running
-    database = await postgresSchemaUrl();
-    first = await startGateway({ config, databaseUrl: database.url, redisUrl });
-    second = await startGateway({ config, databaseUrl: database.url, redisUrl });
+    gateways = await startSharedStoreGateways({ config, redisUrl });
+    ({ first, second } = gateways);
   });
-  after(async () => {
-    await first?.close();
-    await second?.close();
-    await database?.cleanup();
-  });
+  after(() => gateways?.close());
 
   test('enforce one requests_per_minute limit together, and write one ledger', async () => {
     await awayFromMinuteEdge();
