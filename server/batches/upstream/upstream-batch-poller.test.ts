@@ -3,7 +3,7 @@
 // it (no second create); on Anthropic, whose batches keep no metadata, the lines are errored rather than sent
 // twice. Over a real store (SQLite) and the fake batch upstream (test/helpers/fake-batch-upstream.ts).
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -98,6 +98,7 @@ test('OpenAI: a batch created before the crash is found by its tag and adopted, 
   const requests = { scratchDirectory, pages: async function* () { yield page; } };
   const inputFileId = await api.upload!(requests, '/v1/chat/completions', signal);
   await api.create({ requests, endpoint: '/v1/chat/completions', inputFileId, tag: claimed.id }, signal);
+  assert.deepEqual(await readdir(scratchDirectory), [], 'the input file written to upload is removed');
   const creates = fake.calls.filter((call) => call === 'POST /v1/batches').length;
 
   await tendUntilEnded('batch_crash_openai');
