@@ -164,6 +164,7 @@ export async function createApp({ config, settings, db, logger }: AppDependencie
     leaseMs: config.batches.lease_seconds * 1000,
     pollIntervalMs: config.batches.upstream_poll_interval_ms,
     wake: () => batchRunner.wake(),
+    scratchDirectory: join(settings.dataDir, 'upstream-batches'),
   });
   const batchRunner: BatchRunner = new BatchRunner({
     instanceId: batchInstanceId,

@@ -121,5 +121,27 @@ for (const [name, open] of testDatabases) {
       assert.equal(await store.get('batch_refused', 'acct_a'), undefined);
       assert.deepEqual(await store.results('batch_refused', 0, 1_000), []);
     });
+
+    test("an upstream batch's lines are read a page at a time, only its own and only those without an outcome; their IDs without bodies", async () => {
+      const now = Date.now();
+      const upstreamBatches = ['ubatch_pages_a', 'ubatch_pages_b'].map((id) => ({ id, model: 'm', providerId: 'p', upstreamModel: 'm-up', endpoint: '/v1/messages' }));
+      await store.create({
+        ...newBatch('msgbatch_pages', now),
+        // Every third line to the other upstream batch.
+        lines: Array.from({ length: 12 }, (_, index) => ({ customId: `c${index}`, endpoint: '/v1/messages', body: `{"n":${index}}`, upstreamBatchId: index % 3 === 2 ? 'ubatch_pages_b' : 'ubatch_pages_a' })),
+        upstreamBatches,
+      });
+      await store.recordUnanswered({ batchId: 'msgbatch_pages', position: 4 }, 'canceled', now);
+      const pages: string[][] = [];
+      for await (const page of store.forwardedLinePages('msgbatch_pages', 'ubatch_pages_a', 3)) pages.push(page.map((line) => `${line.position}:${line.customId}:${line.body}`));
+      assert.deepEqual(pages, [
+        ['0:c0:{"n":0}', '1:c1:{"n":1}', '3:c3:{"n":3}'],
+        ['6:c6:{"n":6}', '7:c7:{"n":7}', '9:c9:{"n":9}'],
+        ['10:c10:{"n":10}'],
+      ]);
+      assert.deepEqual(await store.forwardedLineIds('msgbatch_pages', 'ubatch_pages_b'), [2, 5, 8, 11].map((position) => ({ position, customId: `c${position}` })));
+      assert.deepEqual(await store.forwardedLineIds('msgbatch_pages', 'ubatch_pages_a', 1), [{ position: 0, customId: 'c0' }]);
+      assert.deepEqual(await store.forwardedLineIds('msgbatch_pages', 'ubatch_none'), []);
+    });
   });
 }

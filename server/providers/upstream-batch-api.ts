@@ -6,6 +6,18 @@ export interface ForwardedRequest {
   body: Record<string, unknown>;
 }
 
+/**
+ * The requests of one upstream batch, never all in memory: `pages` reads them from the store a page at a time,
+ * from the first each time it is called, so an API writes them out (an upload, a create's body) under
+ * `scratchDirectory` and sends that file, streamed. An upstream batch may hold 200 MB (OpenAI's input file) or
+ * 256 MB (Anthropic's create): held whole, as a body and its copies, it cost about a gigabyte of heap.
+ */
+export interface ForwardedRequests {
+  pages(): AsyncIterable<readonly ForwardedRequest[]>;
+  /** Under the gateway's data directory: the OS's temporary directory may be memory too (the container's /tmp is a tmpfs). */
+  scratchDirectory: string;
+}
+
 /** One request's result as the upstream's batch reports it, in the client protocol's shapes. */
 export interface UpstreamBatchResult {
   customId: string;
@@ -41,9 +53,9 @@ export interface UpstreamBatchApi {
    * Uploads the requests where the API takes them as a file (OpenAI), resolving to the file's ID; an API that
    * takes them inline (Anthropic) has no upload.
    */
-  upload?(requests: readonly ForwardedRequest[], endpoint: string, signal: AbortSignal): Promise<string>;
+  upload?(requests: ForwardedRequests, endpoint: string, signal: AbortSignal): Promise<string>;
   /** Creates the batch and resolves to its ID. `tag` (ours) goes with it where the API keeps metadata, for `find`. */
-  create(input: { requests: readonly ForwardedRequest[]; endpoint: string; inputFileId?: string; tag: string }, signal: AbortSignal): Promise<string>;
+  create(input: { requests: ForwardedRequests; endpoint: string; inputFileId?: string; tag: string }, signal: AbortSignal): Promise<string>;
   /**
    * The batch created with `tag`, if any: after a crash between a create and its record, the batch to adopt
    * instead of making a second. Absent where the API keeps no metadata to look by (Anthropic).

@@ -3,6 +3,9 @@
 // it (no second create); on Anthropic, whose batches keep no metadata, the lines are errored rather than sent
 // twice. Over a real store (SQLite) and the fake batch upstream (test/helpers/fake-batch-upstream.ts).
 import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import pino from 'pino';
@@ -23,10 +26,12 @@ let upstream: UpstreamBatchStore;
 let closeStore: () => Promise<void>;
 let fake: FakeBatchUpstream;
 let registry: ModelRegistry;
+let scratchDirectory: string;
 
 before(async () => {
   fake = await startFakeBatchUpstream();
   database = await openSqlite();
+  scratchDirectory = await mkdtemp(join(tmpdir(), 'upstream-batch-scratch-'));
   await migrateToLatest(database.db);
   ({ store, upstream, close: closeStore } = await openBatchStore(database.db));
   registry = new ModelRegistry(
@@ -48,6 +53,7 @@ after(async () => {
   await database.db.destroy();
   await database.cleanup();
   await fake.close();
+  await rm(scratchDirectory, { recursive: true, force: true });
 });
 
 /** A batch of two lines forwarded to one upstream batch, whose create was sent but never recorded (`creating`, no ID). */
@@ -72,7 +78,7 @@ async function crashedMidCreate(id: string, protocol: 'openai' | 'anthropic', mo
 
 /** Tends with a fresh instance until the batch has ended. */
 async function tendUntilEnded(batchId: string): Promise<void> {
-  const poller = new UpstreamBatchPoller({ batches: store, upstream, registry, logger: pino({ level: 'silent' }), instanceId: 'inst_next', leaseMs: 60_000, pollIntervalMs: 10, wake: () => {} });
+  const poller = new UpstreamBatchPoller({ batches: store, upstream, registry, logger: pino({ level: 'silent' }), instanceId: 'inst_next', leaseMs: 60_000, pollIntervalMs: 10, wake: () => {}, scratchDirectory });
   // The dead instance's lease is long past for the one that takes over.
   const later = () => Date.now() + 120_000;
   for (let round = 0; round < 200; round += 1) {
@@ -88,9 +94,11 @@ test('OpenAI: a batch created before the crash is found by its tag and adopted, 
   // What the dead instance had sent before it stopped: the file and the batch, tagged with the gateway's ID.
   const api = registry.find('gpt')!.deployments[0]!.provider.batches!;
   const signal = new AbortController().signal;
-  const requests = [{ customId: 'l1', body: { model: 'gpt-up', messages: [{ role: 'user', content: 'l1' }] } }, { customId: 'l2', body: { model: 'gpt-up', messages: [{ role: 'user', content: 'l2' }] } }];
+  const page = [{ customId: 'l1', body: { model: 'gpt-up', messages: [{ role: 'user', content: 'l1' }] } }, { customId: 'l2', body: { model: 'gpt-up', messages: [{ role: 'user', content: 'l2' }] } }];
+  const requests = { scratchDirectory, pages: async function* () { yield page; } };
   const inputFileId = await api.upload!(requests, '/v1/chat/completions', signal);
   await api.create({ requests, endpoint: '/v1/chat/completions', inputFileId, tag: claimed.id }, signal);
+  assert.deepEqual(await readdir(scratchDirectory), [], 'the input file written to upload is removed');
   const creates = fake.calls.filter((call) => call === 'POST /v1/batches').length;
 
   await tendUntilEnded('batch_crash_openai');

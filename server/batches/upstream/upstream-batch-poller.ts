@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { randomString } from '../../core/random-string.js';
-import type { UpstreamBatchApi, UpstreamBatchState } from '../../providers/upstream-batch-api.js';
+import type { ForwardedRequests, UpstreamBatchApi, UpstreamBatchState } from '../../providers/upstream-batch-api.js';
 import type { BatchStore } from '../batch-store.js';
 import { forwardedLineRow } from './forwarded-line-row.js';
 import type { ClaimedUpstreamBatch, UpstreamBatchStore } from './upstream-batch-store.js';
@@ -20,6 +20,11 @@ export interface UpstreamBatchPollerOptions {
   pollIntervalMs: number;
   /** Tells the runner lines were handed back to it. */
   wake(): void;
+  /**
+   * Where a batch's requests are written out before they are sent (OpenAI's upload, Anthropic's create body),
+   * one file at a time per upstream batch, removed once sent: under the gateway's data directory.
+   */
+  scratchDirectory: string;
 }
 
 /** Upstream batches one instance tends at once. */
@@ -97,24 +102,25 @@ export class UpstreamBatchPoller {
   private async submit(batch: ClaimedUpstreamBatch, api: UpstreamBatchApi): Promise<void> {
     const { batches, upstream, instanceId } = this.options;
     const signal = this.abort.signal;
-    const lines = await batches.forwardedLines(batch.id);
-    if (batch.batchStatus !== 'in_progress' || lines.length === 0) {
+    if (batch.batchStatus !== 'in_progress' || (await batches.forwardedLineIds(batch.batchId, batch.id, 1)).length === 0) {
       // Canceled before it went upstream: nothing was sent, and nothing runs.
-      for (const line of lines) await batches.recordUnanswered({ batchId: batch.batchId, position: line.position }, 'canceled', Date.now());
+      for (const line of await batches.forwardedLineIds(batch.batchId, batch.id)) await batches.recordUnanswered({ batchId: batch.batchId, position: line.position }, 'canceled', Date.now());
       return upstream.end(batch.id, instanceId, 'not_created', Date.now());
     }
     let upstreamId: string | undefined;
     if (batch.upstreamStatus === 'creating') {
       if (!api.find) {
         const message = "The gateway stopped while forwarding this request to the upstream's batch API and cannot tell whether the upstream took it, so it is not sent again (it could run twice). Submit it again if its result is needed.";
-        for (const line of lines) await batches.recordUnanswered({ batchId: batch.batchId, position: line.position }, 'errored', Date.now(), { statusCode: 500, response: this.errorBody(batch, message) });
+        for (const line of await batches.forwardedLineIds(batch.batchId, batch.id)) {
+          await batches.recordUnanswered({ batchId: batch.batchId, position: line.position }, 'errored', Date.now(), { statusCode: 500, response: this.errorBody(batch, message) });
+        }
         this.options.logger.warn({ batch: batch.batchId, upstreamBatch: batch.id, provider: batch.providerId }, 'an upstream batch was being created when its instance stopped; its lines are errored rather than sent twice');
         return upstream.end(batch.id, instanceId, 'unknown', Date.now());
       }
       upstreamId = await api.find(batch.id, signal);
     }
     if (upstreamId === undefined) {
-      const requests = lines.map((line) => ({ customId: line.customId, body: { ...(JSON.parse(line.body) as Record<string, unknown>), model: batch.upstreamModel } }));
+      const requests = this.requestsOf(batch);
       let inputFileId = batch.upstreamInputFileId ?? undefined;
       if (api.upload && inputFileId === undefined) {
         inputFileId = await api.upload(requests, batch.endpoint, signal);
@@ -156,7 +162,7 @@ export class UpstreamBatchPoller {
   /** Records each line's result with its ledger row, then ends the lines the upstream left without one. */
   private async collect(batch: ClaimedUpstreamBatch, upstreamId: string, api: UpstreamBatchApi, state: UpstreamBatchState, canceled: boolean): Promise<void> {
     const { batches, upstream, instanceId, registry } = this.options;
-    const open = new Map((await batches.forwardedLines(batch.id)).map((line) => [line.customId, line.position]));
+    const open = new Map((await batches.forwardedLineIds(batch.batchId, batch.id)).map((line) => [line.customId, line.position]));
     const pricing = registry.find(batch.model)?.pricing;
     for await (const result of api.results(upstreamId, this.abort.signal)) {
       const position = open.get(result.customId);
@@ -184,10 +190,23 @@ export class UpstreamBatchPoller {
   /** Ends the lines the upstream has not answered long after the batch expired; the upstream batch is cancelled if it can be. */
   private async expire(batch: ClaimedUpstreamBatch, api: UpstreamBatchApi | undefined): Promise<void> {
     if (api && batch.upstreamId !== null) await api.cancel(batch.upstreamId, this.abort.signal).catch(() => {});
-    for (const line of await this.options.batches.forwardedLines(batch.id)) {
+    for (const line of await this.options.batches.forwardedLineIds(batch.batchId, batch.id)) {
       await this.options.batches.recordUnanswered({ batchId: batch.batchId, position: line.position }, 'expired', Date.now());
     }
     await this.options.upstream.end(batch.id, this.options.instanceId, 'expired', Date.now());
+  }
+
+  /** The lines to send, read a page at a time each time they are iterated, each named by the upstream's model. */
+  private requestsOf(batch: ClaimedUpstreamBatch): ForwardedRequests {
+    const { batches, scratchDirectory } = this.options;
+    return {
+      scratchDirectory,
+      async *pages() {
+        for await (const page of batches.forwardedLinePages(batch.batchId, batch.id)) {
+          yield page.map((line) => ({ customId: line.customId, body: { ...(JSON.parse(line.body) as Record<string, unknown>), model: batch.upstreamModel } }));
+        }
+      },
+    };
   }
 
   /** Gives the lines to the gateway's runner: they run as any line, with the gateway's checks, routing and errors. */

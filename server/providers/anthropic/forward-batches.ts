@@ -1,6 +1,7 @@
 import type { UpstreamBatchApi, UpstreamBatchResult } from '../upstream-batch-api.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import { readLines } from '../upstream/read-lines.js';
+import { withScratchFile } from '../upstream/scratch-file.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { emptyUsageTally, readAnthropicUsage, toGatewayUsage } from './read-usage.js';
 import type { AnthropicUsage } from './stream-schemas.js';
@@ -31,7 +32,18 @@ export function createAnthropicBatches(client: UpstreamClient): UpstreamBatchApi
     protocol: 'anthropic',
     endpoints: ['/v1/messages'],
     async create({ requests }, signal) {
-      const batch = await client.exchangeJson('/v1/messages/batches', { requests: requests.map((request) => ({ custom_id: request.customId, params: request.body })) }, signal);
+      // The requests go inline, up to 256 MB: the body is written to disk a page at a time and streamed from there.
+      async function* body() {
+        let separator = '';
+        yield '{"requests":[';
+        for await (const page of requests.pages()) {
+          if (page.length === 0) continue;
+          yield `${separator}${page.map((request) => JSON.stringify({ custom_id: request.customId, params: request.body })).join(',')}`;
+          separator = ',';
+        }
+        yield ']}';
+      }
+      const batch = await withScratchFile(requests.scratchDirectory, body(), signal, (file) => client.exchangeJsonFile('/v1/messages/batches', file, signal));
       return String(batch.id);
     },
     async state(upstreamId, signal) {

@@ -1,8 +1,10 @@
+import { openAsBlob } from 'node:fs';
 import { FormData } from 'undici';
 import type { Usage } from '../../core/internal-representation.js';
 import type { UpstreamBatchApi, UpstreamBatchResult, UpstreamBatchState } from '../upstream-batch-api.js';
 import { asRecord, parseJson } from '../upstream/parse-json.js';
 import { readLines } from '../upstream/read-lines.js';
+import { withScratchFile } from '../upstream/scratch-file.js';
 import type { UpstreamClient } from '../upstream/upstream-client.js';
 import { readChatUsage } from './convert-stream.js';
 
@@ -29,12 +31,17 @@ export function createOpenAIBatches(client: UpstreamClient): UpstreamBatchApi {
     protocol: 'openai',
     endpoints: ['/v1/chat/completions', '/v1/embeddings'],
     async upload(requests, endpoint, signal) {
-      const text = requests.map((request) => JSON.stringify({ custom_id: request.customId, method: 'POST', url: endpoint, body: request.body })).join('\n');
-      const form = new FormData();
-      form.append('purpose', 'batch');
-      form.append('file', new Blob([`${text}\n`], { type: 'application/jsonl' }), 'batch-input.jsonl');
-      const file = await json(client.postAuthorizedForm('/files', form, signal), signal);
-      return String(file.id);
+      // Written to disk a page at a time, then streamed from there as a file-backed Blob (undici reads it as it sends).
+      async function* lines() {
+        for await (const page of requests.pages()) yield page.map((request) => `${JSON.stringify({ custom_id: request.customId, method: 'POST', url: endpoint, body: request.body })}\n`).join('');
+      }
+      return withScratchFile(requests.scratchDirectory, lines(), signal, async (path) => {
+        const form = new FormData();
+        form.append('purpose', 'batch');
+        form.append('file', await openAsBlob(path, { type: 'application/jsonl' }), 'batch-input.jsonl');
+        const file = await json(client.postAuthorizedForm('/files', form, signal), signal);
+        return String(file.id);
+      });
     },
     async create({ endpoint, inputFileId, tag }, signal) {
       const batch = await client.exchangeJson('/batches', { input_file_id: inputFileId, endpoint, completion_window: '24h', metadata: { [tagKey]: tag } }, signal);

@@ -1,3 +1,6 @@
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { Agent, request, type Dispatcher, type FormData } from 'undici';
 import type { ProviderConfig } from '../../config/config-schema.js';
 import { GatewayError } from '../../core/gateway-error.js';
@@ -84,13 +87,32 @@ export class UpstreamClient {
    * POSTs JSON to `path` and resolves with the whole JSON answer: for calls that do not stream, which need
    * no body stream (see collect-response.ts). Failures are thrown as by `postJson` and `readJson`.
    */
-  async exchangeJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<Record<string, unknown>> {
+  exchangeJson(path: string, body: unknown, signal: AbortSignal, headers?: Record<string, string>): Promise<Record<string, unknown>> {
+    return this.exchange(path, JSON.stringify(body), signal, headers);
+  }
+
+  /**
+   * As `exchangeJson`, with the JSON body already written to `file` (a forwarded batch's requests, too large to
+   * hold): streamed from disk as it is sent, with its `content-length`. Same credentials, headers, time-outs and errors.
+   */
+  async exchangeJsonFile(path: string, file: string, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { size } = await stat(file);
+    const body = createReadStream(file);
+    try {
+      return await this.exchange(path, body, signal, undefined, size);
+    } finally {
+      // Refused or aborted before undici read it all (or at all): the file is closed now, not when collected.
+      body.destroy();
+    }
+  }
+
+  private async exchange(path: string, body: string | Readable, signal: AbortSignal, headers: Record<string, string> | undefined, contentLength?: number): Promise<Record<string, unknown>> {
     const base = await this.callHeaders(headers);
     let reply: Awaited<ReturnType<typeof collectResponse>>;
     try {
       reply = await collectResponse(
         this.agent,
-        { origin: this.origin, path: `${this.basePath}${path}`, method: 'POST', headers: base, body: JSON.stringify(body) },
+        { origin: this.origin, path: `${this.basePath}${path}`, method: 'POST', headers: contentLength === undefined ? base : { ...base, 'content-length': String(contentLength) }, body },
         signal,
       );
     } catch (error) {
