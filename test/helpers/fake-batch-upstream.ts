@@ -32,6 +32,8 @@ export interface FakeBatchUpstream {
   credentials: Set<string>;
   /** Every ID the fake handed out (batches and files): none may reach the gateway's clients. */
   ids: Set<string>;
+  /** The largest input file `POST /v1/files` takes; a larger one is refused with a 400, as OpenAI refuses files over its limit. */
+  maxUploadBytes: number;
   /** Each OpenAI input file and each message batch's create body as received: its bytes and its requests. */
   received: Array<{ path: string; bytes: number; requests: number }>;
   close(): Promise<void>;
@@ -74,7 +76,7 @@ export async function startFakeBatchUpstream(): Promise<FakeBatchUpstream> {
   const messageBatches = new Map<string, MessageBatch>();
   let counter = 0;
   const nextId = (prefix: string) => `${prefix}${(counter += 1)}${Math.random().toString(36).slice(2, 8)}`;
-  const state: FakeBatchUpstream = { origin: '', calls: [], hold: false, pollsToEnd: 2, credentials: new Set(), ids: new Set(), received: [], close: async () => {} };
+  const state: FakeBatchUpstream = { origin: '', calls: [], hold: false, pollsToEnd: 2, maxUploadBytes: Infinity, credentials: new Set(), ids: new Set(), received: [], close: async () => {} };
   const track = (id: string) => (state.ids.add(id), id);
 
   const endOpenAI = (batch: OpenAIBatch) => {
@@ -129,6 +131,7 @@ export async function startFakeBatchUpstream(): Promise<FakeBatchUpstream> {
         const request = JSON.parse(line) as { custom_id: string; body: Record<string, unknown> };
         requests.push(summary(request.custom_id, request.body));
       }
+      if (bytes > state.maxUploadBytes) return json(400, { error: { message: `File size exceeds the limit of ${state.maxUploadBytes} bytes.`, type: 'invalid_request_error', param: 'file', code: null } });
       const id = track(nextId('file-up-'));
       inputFiles.set(id, requests);
       state.received.push({ ...received, requests: requests.length });

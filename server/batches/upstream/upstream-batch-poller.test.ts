@@ -135,3 +135,37 @@ test('lines an upstream batch never answered are expired an hour after the batch
   assert.deepEqual((await store.results('msgbatch_expired', 0, 10)).map((line) => line.outcome), ['expired']);
   assert.equal(fake.calls.filter((call) => call === 'POST /v1/messages/batches').length, creates);
 });
+
+test('OpenAI: an input file the upstream refuses is not uploaded again at every poll: the lines run in the gateway', async () => {
+  const now = Date.now();
+  const body = (text: string) => JSON.stringify({ model: 'gpt', messages: [{ role: 'user', content: text }] });
+  await store.create({
+    id: 'batch_upload_refused',
+    accountId: 'acct_a',
+    keyId: 'key_a',
+    protocol: 'openai',
+    lines: ['l1', 'l2'].map((customId) => ({ customId, endpoint: '/v1/chat/completions', body: body(customId), upstreamBatchId: 'ubatch_upload_refused' })),
+    upstreamBatches: [{ id: 'ubatch_upload_refused', model: 'gpt', providerId: 'oai', upstreamModel: 'gpt-up', endpoint: '/v1/chat/completions' }],
+    createdAt: now,
+    expiresAt: now + 86_400_000,
+  });
+  fake.maxUploadBytes = 10;
+  const uploads = () => fake.calls.filter((call) => call === 'POST /v1/files').length;
+  const before = { uploads: uploads(), creates: fake.calls.filter((call) => call === 'POST /v1/batches').length };
+  let handedBack = 0;
+  const poller = new UpstreamBatchPoller({ batches: store, upstream, registry, logger: pino({ level: 'silent' }), instanceId: 'inst_next', leaseMs: 60_000, pollIntervalMs: 10, wake: () => (handedBack += 1), scratchDirectory });
+  try {
+    for (let round = 0; round < 5; round += 1) {
+      await poller.tend(Date.now() + round * 1_000);
+      await sleep(20);
+    }
+  } finally {
+    await poller.stop();
+    fake.maxUploadBytes = Infinity;
+  }
+  assert.equal(uploads() - before.uploads, 1, 'uploaded once, not at every poll');
+  assert.equal(fake.calls.filter((call) => call === 'POST /v1/batches').length, before.creates, 'no batch made upstream');
+  assert.equal(handedBack, 1, "the gateway's runner is woken for the lines");
+  assert.deepEqual(await store.forwardedLineIds('batch_upload_refused', 'ubatch_upload_refused'), [], 'no line is left forwarded');
+  assert.deepEqual(await readdir(scratchDirectory), [], 'the refused file is removed');
+});

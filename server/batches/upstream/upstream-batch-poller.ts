@@ -123,17 +123,23 @@ export class UpstreamBatchPoller {
       const requests = this.requestsOf(batch);
       let inputFileId = batch.upstreamInputFileId ?? undefined;
       if (api.upload && inputFileId === undefined) {
-        inputFileId = await api.upload(requests, batch.endpoint, signal);
+        try {
+          inputFileId = await api.upload(requests, batch.endpoint, signal);
+        } catch (error) {
+          // A file the upstream refuses (over its size limit, say) would be refused again at every poll until
+          // the batch expired: its lines run in the gateway instead. Anything else is tried again later.
+          if (refusedByUpstream(error)) return this.handBack(batch, 'upload_refused', error);
+          throw error;
+        }
         await upstream.record(batch.id, instanceId, { upstreamInputFileId: inputFileId });
       }
       await upstream.record(batch.id, instanceId, { upstreamStatus: 'creating' });
       try {
         upstreamId = await api.create({ requests, endpoint: batch.endpoint, ...(inputFileId !== undefined && { inputFileId }), tag: batch.id }, signal);
       } catch (error) {
-        const status = error instanceof GatewayError ? error.upstream?.status : undefined;
         // The upstream answered, so it made nothing: refused (4xx), its lines run in the gateway; else try again later.
-        if (status !== undefined && status >= 400 && status < 500) return this.handBack(batch, 'refused', error);
-        if (status !== undefined) await upstream.record(batch.id, instanceId, { upstreamStatus: null });
+        if (refusedByUpstream(error)) return this.handBack(batch, 'refused', error);
+        if (error instanceof GatewayError && error.upstream?.status !== undefined) await upstream.record(batch.id, instanceId, { upstreamStatus: null });
         throw error;
       }
     }
@@ -232,4 +238,10 @@ function asGatewayModel(body: string, model: string): string {
   } catch {
     return body;
   }
+}
+
+/** Whether the upstream answered a call with a 4xx: it took nothing, and would refuse the same call again. */
+function refusedByUpstream(error: unknown): boolean {
+  const status = error instanceof GatewayError ? error.upstream?.status : undefined;
+  return status !== undefined && status >= 400 && status < 500;
 }
