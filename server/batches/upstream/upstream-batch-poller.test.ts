@@ -3,7 +3,7 @@
 // it (no second create); on Anthropic, whose batches keep no metadata, the lines are errored rather than sent
 // twice. Over a real store (SQLite) and the fake batch upstream (test/helpers/fake-batch-upstream.ts).
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -168,4 +168,21 @@ test('OpenAI: an input file the upstream refuses is not uploaded again at every 
   assert.equal(handedBack, 1, "the gateway's runner is woken for the lines");
   assert.deepEqual(await store.forwardedLineIds('batch_upload_refused', 'ubatch_upload_refused'), [], 'no line is left forwarded');
   assert.deepEqual(await readdir(scratchDirectory), [], 'the refused file is removed');
+});
+
+test("a process's first tend removes the scratch files a process killed mid-send left, and nothing else", async () => {
+  const directory = await mkdtemp(join(tmpdir(), 'upstream-batch-leftovers-'));
+  try {
+    const names = { stale: `${'a'.repeat(24)}.tmp`, fresh: `${'b'.repeat(24)}.tmp`, other: 'notes.txt' };
+    for (const name of Object.values(names)) await writeFile(join(directory, name), 'x');
+    const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
+    await utimes(join(directory, names.stale), twoDaysAgo, twoDaysAgo);
+    await utimes(join(directory, names.other), twoDaysAgo, twoDaysAgo);
+    const poller = new UpstreamBatchPoller({ batches: store, upstream, registry, logger: pino({ level: 'silent' }), instanceId: 'inst_sweep', leaseMs: 60_000, pollIntervalMs: 10, wake: () => {}, scratchDirectory: directory });
+    await poller.tend(Date.now());
+    await poller.stop();
+    assert.deepEqual((await readdir(directory)).sort(), [names.fresh, names.other].sort());
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
 });

@@ -3,6 +3,7 @@ import { GatewayError } from '../../core/gateway-error.js';
 import type { ModelRegistry } from '../../core/model-registry.js';
 import { randomString } from '../../core/random-string.js';
 import type { ForwardedRequests, UpstreamBatchApi, UpstreamBatchState } from '../../providers/upstream-batch-api.js';
+import { removeScratchLeftovers } from '../../providers/upstream/scratch-file.js';
 import type { BatchStore } from '../batch-store.js';
 import { forwardedLineRow } from './forwarded-line-row.js';
 import type { ClaimedUpstreamBatch, UpstreamBatchStore } from './upstream-batch-store.js';
@@ -26,6 +27,12 @@ export interface UpstreamBatchPollerOptions {
    */
   scratchDirectory: string;
 }
+
+/**
+ * How long a scratch file may go untouched before the first tend of a process removes it as a leftover of a
+ * process killed mid-send: far longer than any send, so never one another instance is still sending.
+ */
+const scratchLeftoverMs = 24 * 3_600_000;
 
 /** Upstream batches one instance tends at once. */
 const concurrency = 4;
@@ -54,11 +61,18 @@ const expiryGraceMs = 3_600_000;
 export class UpstreamBatchPoller {
   private readonly tending = new Map<string, Promise<void>>();
   private readonly abort = new AbortController();
+  private leftoversRemoved = false;
 
   constructor(private readonly options: UpstreamBatchPollerOptions) {}
 
   /** Claims the upstream batches due and starts tending them; does not wait for them. */
   async tend(now: number): Promise<void> {
+    if (!this.leftoversRemoved) {
+      this.leftoversRemoved = true;
+      await removeScratchLeftovers(this.options.scratchDirectory, Date.now() - scratchLeftoverMs).catch((error: unknown) => {
+        this.options.logger.warn({ err: error, directory: this.options.scratchDirectory }, 'removing leftover scratch files failed');
+      });
+    }
     const room = concurrency - this.tending.size;
     if (room <= 0 || this.abort.signal.aborted) return;
     const claimed = await this.options.upstream.claimDue(this.options.instanceId, now, now + this.options.leaseMs, room);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -24,4 +24,28 @@ export async function withScratchFile<T>(directory: string, pieces: AsyncIterabl
   } finally {
     await rm(path, { force: true });
   }
+}
+
+/** Names {@link withScratchFile} gives its files. */
+const scratchName = /^[0-9a-f]{24}\.tmp$/;
+
+/**
+ * Removes the scratch files under `directory` untouched since `before`: what a process killed while writing or
+ * sending one left behind. A file in use is written and then read at once (a send in progress holds it open,
+ * so even a removal would not cut it short), so only leftovers are that old. Resolves with how many went.
+ */
+export async function removeScratchLeftovers(directory: string, before: number): Promise<number> {
+  const names = await readdir(directory).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  });
+  let removed = 0;
+  for (const name of names.filter((each) => scratchName.test(each))) {
+    const path = join(directory, name);
+    const modified = await stat(path).then((stats) => stats.mtimeMs, () => undefined);
+    if (modified === undefined || modified >= before) continue;
+    await rm(path, { force: true });
+    removed += 1;
+  }
+  return removed;
 }
